@@ -1,0 +1,83 @@
+"""Dice as sorted tuples, parsing, and the enumeration of every distinct roll."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from functools import cache
+from math import factorial
+
+from .errors import InvalidActionError
+
+Dice = tuple[int, ...]
+"""A multiset of faces 1..6, always sorted ascending."""
+
+Counts = tuple[int, int, int, int, int, int]
+"""How many dice show each face: index 0 is face 1."""
+
+FACES = (1, 2, 3, 4, 5, 6)
+
+
+def normalize(values: Iterable[object]) -> Dice:
+    """Check every value is a face 1..6 and return them sorted; raise InvalidActionError if not."""
+    out: list[int] = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+            raise InvalidActionError(f"a die must be a whole number 1..6, got {v!r}")
+        out.append(v)
+    return tuple(sorted(out))
+
+
+def parse(text: str, n: int | None = None) -> Dice:
+    """Parse a roll written as digits ("66622", "6 6 6 2 2", "6,6,6,2,2").
+
+    With ``n`` the roll must have exactly that many dice.
+    """
+    digits = [ch for ch in text if not ch.isspace() and ch != ","]
+    bad = [ch for ch in digits if ch not in "123456"]
+    if bad:
+        raise InvalidActionError(
+            f"{text!r} is not a roll: {bad[0]!r} is not a die face; write faces 1..6, e.g. 66622"
+        )
+    dice = tuple(sorted(int(ch) for ch in digits))
+    if n is not None and len(dice) != n:
+        raise InvalidActionError(f"{text!r} has {len(dice)} dice; this game rolls {n}")
+    return dice
+
+
+def counts(dice: Iterable[int]) -> Counts:
+    """Face counts of a roll."""
+    c = [0] * 6
+    for d in dice:
+        c[d - 1] += 1
+    return (c[0], c[1], c[2], c[3], c[4], c[5])
+
+
+@cache
+def all_rolls(n: int) -> tuple[Dice, ...]:
+    """Every distinct sorted roll of ``n`` dice (252 for five, 462 for six)."""
+    return tuple(itertools.combinations_with_replacement(FACES, n))
+
+
+def probability(dice: Dice) -> float:
+    """Chance that rolling ``len(dice)`` fair dice gives exactly this multiset."""
+    n = len(dice)
+    ways = factorial(n)
+    for c in counts(dice):
+        ways //= factorial(c)
+    return ways / 6**n
+
+
+def is_submultiset(small: Iterable[int], big: Iterable[int]) -> bool:
+    """True when every die of ``small`` can be taken from ``big``."""
+    cs, cb = counts(small), counts(big)
+    return all(a <= b for a, b in zip(cs, cb, strict=True))
+
+
+def sub_multisets(dice: Dice) -> list[Dice]:
+    """Every distinct keep that can be taken from a roll, from keeping none to keeping all."""
+    c = counts(dice)
+    out: list[Dice] = []
+    for pick in itertools.product(*(range(k + 1) for k in c)):
+        out.append(tuple(f for f, k in zip(FACES, pick, strict=True) for _ in range(k)))
+    return out

@@ -1,0 +1,349 @@
+"""The game engine: a state plus an append-only log of actions.
+
+Every change of state goes through :meth:`Game.apply`. Dice outcomes are part of the
+log, so replaying the log rebuilds the state exactly, and a saved game *is* its log
+(plus the seed that lets a loaded game go on rolling the same dice).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dice import Dice, is_submultiset, normalize, sub_multisets
+from .errors import IllegalActionError, InvalidActionError
+from .registry import get_ruleset
+from .rules import Ruleset, check_returns
+
+MAX_PLAYERS = 8
+SAVE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Keep ``keep`` and roll the rest. ``result`` holds the new dice once rolled."""
+
+    keep: Dice = ()
+    result: Dice | None = None
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class Score:
+    """Fill a box; in DOZZY ``returns`` picks which tiles come back."""
+
+    category: str
+    returns: tuple[int, ...] | None = None
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class Restore:
+    """DOZZY, before the first roll of a turn with 4+ tiles out: bring these tiles back."""
+
+    tiles: tuple[int, ...]
+    player: int | None = None
+
+
+Action = Roll | Score | Restore
+
+
+@dataclass
+class PlayerState:
+    """One player's scorecard and bank."""
+
+    name: str
+    card: dict[str, int] = field(default_factory=dict)
+    extra: int = 0
+    """Points outside the boxes and section bonuses (Yahtzee bonuses)."""
+    bank: int = 0
+    """Saved rolls (Maxi, Osto)."""
+
+
+@dataclass
+class GameState:
+    """Everything the rules need to decide what may happen next."""
+
+    players: list[PlayerState]
+    current: int = 0
+    dice: Dice | None = None
+    rolls_used: int = 0
+    out: frozenset[int] = frozenset()
+    """DOZZY: tiles that are out of play."""
+
+
+class Game:
+    """A game of any ruleset for 1..8 players. Mutate it only through its methods."""
+
+    def __init__(
+        self, ruleset: Ruleset | str = "yatzy", players: Sequence[str] = ("Player 1",),
+        seed: int | None = None,
+    ) -> None:
+        self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        names = list(players)
+        if not 1 <= len(names) <= MAX_PLAYERS:
+            raise InvalidActionError(f"a game has 1..{MAX_PLAYERS} players, got {len(names)}")
+        self.seed = secrets.randbits(63) if seed is None else seed
+        self._rng = random.Random(self.seed)
+        self.log: list[Action] = []
+        self.state = GameState([PlayerState(n) for n in names])
+
+    # ---- views --------------------------------------------------------------------
+    @property
+    def player(self) -> PlayerState:
+        return self.state.players[self.state.current]
+
+    @property
+    def is_over(self) -> bool:
+        return all(len(p.card) == self.ruleset.turns for p in self.state.players)
+
+    @property
+    def rolls_left(self) -> int:
+        """Rolls the current player may still make this turn (bank included)."""
+        return self.ruleset.rolls_per_turn + self.player.bank - self.state.rolls_used
+
+    def score_options(self) -> dict[str, int]:
+        """Boxes the current player may fill with the dice on the table, with points."""
+        if self.state.dice is None:
+            return {}
+        return self.ruleset.score_options(self.player.card, self.state.dice, self.state.out)
+
+    def legal_keeps(self) -> list[Dice]:
+        """Every distinct keep allowed before the next roll (empty before the first roll)."""
+        if self.state.dice is None or self.rolls_left <= 0:
+            return []
+        keeps = sub_multisets(self.state.dice)
+        if self.ruleset.must_keep_one:
+            keeps = [k for k in keeps if k]
+        return keeps
+
+    def tile_moves(self, category: str) -> tuple[frozenset[int], list[frozenset[int]]]:
+        """DOZZY: tiles that go out and the allowed returns if ``category`` is scored now."""
+        assert self.state.dice is not None
+        return self.ruleset.tile_moves(category, self.state.dice, self.state.out)
+
+    def may_restore(self) -> int:
+        """DOZZY: how many tiles the current player may bring back now (0 if none)."""
+        if not self.ruleset.uses_board or self.state.rolls_used or self.is_over:
+            return 0
+        return self.ruleset.restore_count(self.state.out)  # type: ignore[attr-defined]
+
+    def totals(self) -> list[int]:
+        return [self.total(i) for i in range(len(self.state.players))]
+
+    def total(self, index: int) -> int:
+        p = self.state.players[index]
+        return sum(p.card.values()) + sum(self.ruleset.bonus_points(p.card).values()) + p.extra
+
+    def winners(self) -> list[int]:
+        """Indices of the players with the highest total (ties share the win)."""
+        t = self.totals()
+        return [i for i, v in enumerate(t) if v == max(t)]
+
+    # ---- actions ------------------------------------------------------------------
+    def roll(self, keep: Iterable[int] = ()) -> Dice:
+        """Keep some dice and roll the rest; returns the dice now on the table."""
+        self.play(Roll(tuple(keep)))
+        assert self.state.dice is not None
+        return self.state.dice
+
+    def score(self, category: str, returns: Iterable[int] | None = None) -> int:
+        """Fill a box; returns the points it got."""
+        scorer = self.player
+        self.play(Score(category, None if returns is None else tuple(returns)))
+        return scorer.card[category]
+
+    def restore(self, tiles: Iterable[int]) -> None:
+        self.play(Restore(tuple(tiles)))
+
+    def play(self, action: Action) -> None:
+        """Apply a move; a Roll without a result gets fresh dice from the game's RNG."""
+        if isinstance(action, Roll) and action.result is None:
+            keep = self._check_roll(action)
+            n = self.ruleset.dice - len(keep)
+            action = Roll(keep, tuple(sorted(self._rng.randint(1, 6) for _ in range(n))),
+                          action.player)
+        self.apply(action)
+
+    def apply(self, action: Action) -> None:
+        """Validate an action against the rules and append it to the log.
+
+        Raises InvalidActionError for malformed input and IllegalActionError for a move
+        the rules forbid now; either way the state is unchanged.
+        """
+        if not isinstance(action, Roll | Score | Restore):
+            raise InvalidActionError(f"not an action: {action!r}")
+        if self.is_over:
+            raise IllegalActionError("the game is over; no more actions")
+        if action.player is not None and action.player != self.state.current:
+            raise IllegalActionError(
+                f"it is player {self.state.current} ({self.player.name})'s turn, "
+                f"not player {action.player}'s"
+            )
+        if isinstance(action, Roll):
+            self._apply_roll(action)
+        elif isinstance(action, Score):
+            self._apply_score(action)
+        else:
+            self._apply_restore(action)
+        self.log.append(action)
+
+    def _check_roll(self, action: Roll) -> Dice:
+        keep = normalize(action.keep)
+        st = self.state
+        if self.rolls_left <= 0:
+            raise IllegalActionError("no rolls left this turn; score the dice in a box")
+        if st.dice is None:
+            if keep:
+                raise IllegalActionError("the first roll of a turn throws all dice; keep nothing")
+            return keep
+        if not is_submultiset(keep, st.dice):
+            raise IllegalActionError(
+                f"cannot keep {list(keep)}: the dice on the table are {list(st.dice)}"
+            )
+        if self.ruleset.must_keep_one and not keep:
+            raise IllegalActionError("house rule must_keep_one: keep at least one die to re-roll")
+        return keep
+
+    def _apply_roll(self, action: Roll) -> None:
+        keep = self._check_roll(action)
+        assert action.result is not None
+        result = normalize(action.result)
+        if len(result) + len(keep) != self.ruleset.dice:
+            raise InvalidActionError(
+                f"a roll keeping {len(keep)} dice rolls {self.ruleset.dice - len(keep)}, "
+                f"got {len(result)}"
+            )
+        self.state.dice = tuple(sorted(keep + result))
+        self.state.rolls_used += 1
+
+    def _apply_score(self, action: Score) -> None:
+        st, rs = self.state, self.ruleset
+        cat = rs.category(action.category).id
+        if st.dice is None:
+            raise IllegalActionError("roll the dice before scoring")
+        options = self.score_options()
+        p = self.player
+        if cat not in options:
+            if cat in p.card:
+                why = f"{cat} is already filled"
+            elif rs.order is not None:
+                why = f"this game fills boxes in order; the next box is {next(iter(options))}"
+            else:
+                why = f"{cat} may not take these dice now (joker rule)"
+            raise IllegalActionError(f"{why}; you may score: {', '.join(options)}")
+        out_tiles, returns = rs.tile_moves(cat, st.dice, st.out)
+        if not rs.uses_board and action.returns:
+            raise InvalidActionError(f"{rs.name} has no tile board; leave out the tile returns")
+        back = check_returns(returns, action.returns) if rs.uses_board else frozenset()
+        extra = rs.extra_points(p.card, st.dice)
+        # every check passed: commit
+        p.card[cat] = options[cat]
+        p.extra += extra
+        if rs.saved_rolls:
+            bank = self.rolls_left
+            p.bank = bank if rs.bank_cap is None else min(rs.bank_cap, bank)
+        st.out = (st.out | out_tiles) - back
+        st.dice = None
+        st.rolls_used = 0
+        st.current = (st.current + 1) % len(st.players)
+
+    def _apply_restore(self, action: Restore) -> None:
+        n = self.may_restore()
+        if n == 0:
+            raise IllegalActionError(
+                "tiles may come back only before the first roll of a turn with 4 or more out"
+            )
+        tiles = action.tiles
+        if any(isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= 12 for t in tiles):
+            raise InvalidActionError(f"tiles are numbers 1..12, got {list(tiles)!r}")
+        chosen = frozenset(tiles)
+        if len(chosen) != n or len(tiles) != n or not chosen <= self.state.out:
+            raise IllegalActionError(
+                f"bring back exactly {n} of the tiles that are out "
+                f"({', '.join(map(str, sorted(self.state.out)))}), leaving 3 out"
+            )
+        self.state.out = self.state.out - chosen
+
+    # ---- undo, save, load ---------------------------------------------------------
+    def undo(self) -> Action:
+        """Take back the last action, allowed while it revealed no dice (not a roll)."""
+        if not self.log:
+            raise IllegalActionError("nothing to undo")
+        last = self.log[-1]
+        if isinstance(last, Roll):
+            raise IllegalActionError("a roll cannot be undone: its dice have been seen")
+        rebuilt = Game.replay(self.ruleset, [p.name for p in self.state.players], self.seed,
+                              self.log[:-1])
+        self.state, self.log, self._rng = rebuilt.state, rebuilt.log, rebuilt._rng
+        return last
+
+    @classmethod
+    def replay(cls, ruleset: Ruleset, players: Sequence[str], seed: int,
+               log: Iterable[Action]) -> Game:
+        """Rebuild a game from its log; the RNG is advanced past every logged roll."""
+        game = cls(ruleset, players, seed)
+        for action in log:
+            if isinstance(action, Roll) and action.result is not None:
+                for _ in action.result:
+                    game._rng.randint(1, 6)
+            game.apply(action)
+        return game
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "rules": self.ruleset.name,
+            "options": dict(self.ruleset.options),
+            "players": [p.name for p in self.state.players],
+            "seed": self.seed,
+            "log": [action_to_dict(a) for a in self.log],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise InvalidActionError(f"not a saved game of format {SAVE_FORMAT}")
+        ruleset = get_ruleset(data["rules"], **data.get("options", {}))
+        return cls.replay(ruleset, data["players"], int(data["seed"]),
+                          [action_from_dict(a) for a in data["log"]])
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InvalidActionError(f"saved game is not valid JSON: {e}") from None
+        return cls.from_dict(data)
+
+
+def action_to_dict(a: Action) -> dict[str, Any]:
+    if isinstance(a, Roll):
+        return {"roll": {"keep": list(a.keep), "result": list(a.result or ())}}
+    if isinstance(a, Score):
+        d: dict[str, Any] = {"category": a.category}
+        if a.returns is not None:
+            d["returns"] = list(a.returns)
+        return {"score": d}
+    return {"restore": {"tiles": list(a.tiles)}}
+
+
+def action_from_dict(d: dict[str, Any]) -> Action:
+    try:
+        if "roll" in d:
+            return Roll(tuple(d["roll"]["keep"]), tuple(d["roll"]["result"]))
+        if "score" in d:
+            r = d["score"].get("returns")
+            return Score(d["score"]["category"], None if r is None else tuple(r))
+        if "restore" in d:
+            return Restore(tuple(d["restore"]["tiles"]))
+    except (KeyError, TypeError) as e:
+        raise InvalidActionError(f"malformed action {d!r}: {e}") from None
+    raise InvalidActionError(f"unknown action {d!r}; expected roll, score or restore")

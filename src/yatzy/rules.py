@@ -1,0 +1,324 @@
+"""Rulesets as frozen values: dice, categories with scoring functions, bonuses, options.
+
+The base :class:`Ruleset` covers every game whose boxes are scored by a pure function of
+the dice. American Yahtzee (jokers, Yahtzee bonus) and DOZZY (the shared tile board) are
+small subclasses that override only what differs, as python-chess does for variants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from . import scoring
+from .dice import Counts, Dice, counts
+from .errors import IllegalActionError, InvalidActionError
+
+Card = Mapping[str, int]
+"""A player's filled boxes: category id -> points."""
+
+UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
+
+
+@dataclass(frozen=True)
+class Category:
+    """One box of the score sheet."""
+
+    id: str
+    rule: str
+    max: int
+    score: Callable[[Counts], int] = field(compare=False, repr=False)
+    face: int | None = None
+    """For ones..sixes (and DOZZY n1..n6): the face this box counts."""
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """Points added when a group of boxes reaches a threshold."""
+
+    id: str
+    categories: tuple[str, ...]
+    threshold: int
+    points: int
+    strict: bool = False
+    """True when the total must *exceed* the threshold."""
+
+    def earned(self, card: Card) -> bool:
+        got = sum(card.get(c, 0) for c in self.categories)
+        return got > self.threshold if self.strict else got >= self.threshold
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A complete ruleset. Never mutated; a game holds one."""
+
+    name: str
+    title: str
+    dice: int
+    categories: tuple[Category, ...]
+    bonuses: tuple[Bonus, ...]
+    options: tuple[tuple[str, object], ...] = ()
+    rolls_per_turn: int = 3
+    order: tuple[str, ...] | None = None
+    """Forced games: the order boxes must be filled in."""
+    saved_rolls: bool = False
+    bank_cap: int | None = None
+    """With saved rolls: most rolls a player may hold in the bank (None: no cap)."""
+    must_keep_one: bool = False
+    notes: tuple[str, ...] = ()
+
+    # ---- lookup -------------------------------------------------------------------
+    @cached_property
+    def by_id(self) -> dict[str, Category]:
+        return {c.id: c for c in self.categories}
+
+    @property
+    def category_ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.categories)
+
+    @property
+    def turns(self) -> int:
+        """Turns each player takes: one per box."""
+        return len(self.categories)
+
+    def option(self, name: str) -> object:
+        return dict(self.options)[name]
+
+    def category(self, category_id: object) -> Category:
+        """The category with this id; InvalidActionError naming the valid ids if none."""
+        if not isinstance(category_id, str) or category_id not in self.by_id:
+            raise InvalidActionError(
+                f"{category_id!r} is not a category of {self.name}; "
+                f"the categories are: {', '.join(self.category_ids)}"
+            )
+        return self.by_id[category_id]
+
+    @property
+    def max_total(self) -> int:
+        return sum(c.max for c in self.categories) + sum(b.points for b in self.bonuses)
+
+    # ---- scoring ------------------------------------------------------------------
+    def score(self, category_id: str, dice: Dice, board: frozenset[int] = frozenset()) -> int:
+        """Points the dice make in a box by its plain rule (no jokers, no card context)."""
+        return self.category(category_id).score(counts(dice))
+
+    def score_all(self, dice: Dice) -> dict[str, int]:
+        """Every box's plain score for a roll (DOZZY: with every tile in play)."""
+        return {c.id: self.score(c.id, dice) for c in self.categories}
+
+    def open_categories(self, card: Card) -> list[str]:
+        """Boxes the player may fill now, honouring a forced order."""
+        if self.order is not None:
+            nxt = next((c for c in self.order if c not in card), None)
+            return [] if nxt is None else [nxt]
+        return [c.id for c in self.categories if c.id not in card]
+
+    def score_options(
+        self, card: Card, dice: Dice, board: frozenset[int] = frozenset()
+    ) -> dict[str, int]:
+        """Every box the player may fill with these dice now, with its points."""
+        return {c: self.score(c, dice, board) for c in self.open_categories(card)}
+
+    def extra_points(self, card: Card, dice: Dice) -> int:
+        """Points earned by a scoring action beyond the box itself (Yahtzee bonus)."""
+        return 0
+
+    def bonus_points(self, card: Card) -> dict[str, int]:
+        """Section bonuses the card has earned."""
+        return {b.id: b.points if b.earned(card) else 0 for b in self.bonuses}
+
+    def check_dice(self, dice: Iterable[object]) -> Dice:
+        """Validate a full roll for this ruleset."""
+        from .dice import normalize
+
+        d = normalize(dice)
+        if len(d) != self.dice:
+            raise InvalidActionError(f"{self.name} uses {self.dice} dice, got {len(d)}")
+        return d
+
+    # ---- DOZZY board hooks (no board in other games) --------------------------------
+    uses_board = False
+
+    def tile_moves(
+        self, category_id: str, dice: Dice, out: frozenset[int]
+    ) -> tuple[frozenset[int], list[frozenset[int]]]:
+        """Tiles that go out and the allowed sets of tiles that come back. No board here."""
+        return frozenset(), [frozenset()]
+
+
+@dataclass(frozen=True)
+class YahtzeeRuleset(Ruleset):
+    """American Yahtzee: Yahtzee bonus and joker rules on top of plain scoring."""
+
+    joker: str = "forced"
+    yahtzee_bonus: bool = True
+    joker_points: tuple[tuple[str, int], ...] = (
+        ("full_house", 25), ("small_straight", 30), ("large_straight", 40),
+    )
+    lower_ids: tuple[str, ...] = ()
+
+    def is_extra_yahtzee(self, card: Card, dice: Dice) -> bool:
+        return "yahtzee" in card and len(set(dice)) == 1
+
+    def joker_score(self, category_id: str, dice: Dice) -> int:
+        return dict(self.joker_points).get(category_id, self.score(category_id, dice))
+
+    def score_options(
+        self, card: Card, dice: Dice, board: frozenset[int] = frozenset()
+    ) -> dict[str, int]:
+        open_ids = self.open_categories(card)
+        if self.joker == "none" or not self.is_extra_yahtzee(card, dice):
+            return {c: self.score(c, dice) for c in open_ids}
+        own = UPPER_IDS[dice[0] - 1]
+        if self.joker == "free":
+            if own in open_ids:
+                return {c: self.score(c, dice) for c in open_ids}
+            return {c: self.joker_score(c, dice) for c in open_ids}
+        # forced joker (Hasbro): own upper box, else any lower box, else a 0 in an upper box
+        if own in open_ids:
+            return {own: self.score(own, dice)}
+        lower = [c for c in open_ids if c in self.lower_ids]
+        if lower:
+            return {c: self.joker_score(c, dice) for c in lower}
+        return {c: 0 for c in open_ids}
+
+    def extra_points(self, card: Card, dice: Dice) -> int:
+        if self.yahtzee_bonus and self.is_extra_yahtzee(card, dice) and card["yahtzee"] == 50:
+            return 100
+        return 0
+
+
+ALL_TILES = frozenset(range(1, 13))
+_NO_TILE_MOVES = ("small_straight", "large_straight", "chance")
+
+
+@dataclass(frozen=True)
+class DozzyRuleset(Ruleset):
+    """DOZZY: Yatzy scored against the shared DOZEN12 tile board (tiles 1..12)."""
+
+    sum_tiles_need_faces: bool = False
+    uses_board = True
+
+    def score(self, category_id: str, dice: Dice, board: frozenset[int] = frozenset()) -> int:
+        """Points with ``board`` the set of tiles that are *out*."""
+        self.category(category_id)
+        in_play = ALL_TILES - board
+        c = counts(dice)
+        if category_id.startswith("n"):
+            k = int(category_id[1:])
+            if k not in in_play:
+                return 0
+            if k <= 6:
+                return k * c[k - 1]
+            allowed = in_play if self.sum_tiles_need_faces else None
+            return k * scoring.pair_sums(c, k, allowed)
+        if category_id in ("small_straight", "large_straight"):
+            if self.by_id[category_id].score(c) == 0:
+                return 0
+            return sum(d for d in dice if d in in_play)
+        if category_id == "chance":
+            return sum(d for d in dice if d in in_play)
+        live = tuple(k if f + 1 in in_play else 0 for f, k in enumerate(c))
+        return self.by_id[category_id].score(live)  # type: ignore[arg-type]
+
+    def used_dice(self, category_id: str, dice: Dice, out: frozenset[int]) -> tuple[set[int], Dice]:
+        """Tiles of the numbers a scoring uses, and the dice it leaves unused."""
+        points = self.score(category_id, dice, out)
+        if points == 0 or category_id in _NO_TILE_MOVES:
+            return set(), dice
+        c = list(counts(dice))
+        in_play = ALL_TILES - out
+        used_tiles: set[int] = set()
+        take = [0] * 6
+        if category_id.startswith("n"):
+            k = int(category_id[1:])
+            used_tiles.add(k)
+            if k <= 6:
+                take[k - 1] = c[k - 1]
+            else:
+                allowed = in_play if self.sum_tiles_need_faces else ALL_TILES
+                for a in range(max(1, k - 6), (k + 1) // 2):
+                    if a in allowed and k - a in allowed:
+                        m = min(c[a - 1], c[k - a - 1])
+                        take[a - 1] += m
+                        take[k - a - 1] += m
+                if k % 2 == 0 and k // 2 in allowed:
+                    take[k // 2 - 1] += 2 * (c[k // 2 - 1] // 2)
+        else:
+            per_face = {"one_pair": 2, "two_pairs": 2, "three_of_a_kind": 3,
+                        "four_of_a_kind": 4}.get(category_id)
+            if per_face is not None:
+                faces = [f for f in range(6, 0, -1) if c[f - 1] >= per_face and f in in_play]
+                n_faces = 2 if category_id == "two_pairs" else 1
+                for f in faces[:n_faces]:
+                    take[f - 1] = per_face
+                    used_tiles.add(f)
+            else:  # full_house, yatzy: every die is used
+                take = c[:]
+                used_tiles.update(f for f in range(1, 7) if c[f - 1])
+        unused = tuple(
+            f for f in range(1, 7) for _ in range(c[f - 1] - take[f - 1])
+        )
+        return used_tiles, unused
+
+    def tile_moves(
+        self, category_id: str, dice: Dice, out: frozenset[int]
+    ) -> tuple[frozenset[int], list[frozenset[int]]]:
+        """Tiles going out, and every allowed set of tiles coming back (player's choice).
+
+        Unused dice return tiles alone (their face) or paired (their sum, 7..12). A split
+        returning nothing is allowed only when no split returns anything.
+        """
+        if category_id in _NO_TILE_MOVES:
+            return frozenset(), [frozenset()]
+        used, unused = self.used_dice(category_id, dice, out)
+        out_after = out | used
+        returnable = out_after - used
+        outcomes = {frozenset(t for t in tiles if t in returnable) for tiles in _splits(unused)}
+        if len(outcomes) > 1:
+            outcomes.discard(frozenset())
+        return frozenset(used), sorted(outcomes, key=lambda s: (sorted(s), len(s)))
+
+    def restore_count(self, out: frozenset[int]) -> int:
+        """How many tiles a player may bring back before a turn (0 unless 4+ are out)."""
+        return len(out) - 3 if len(out) >= 4 else 0
+
+
+def _splits(unused: Dice) -> Iterable[list[int]]:
+    """Tiles named by every way to take unused dice alone or in pairs summing to 7..12."""
+    if not unused:
+        yield []
+        return
+    first, rest = unused[0], unused[1:]
+    for tail in _splits(rest):
+        yield [first, *tail]
+    for i, other in enumerate(rest):
+        if first + other >= 7:
+            for tail in _splits(rest[:i] + rest[i + 1 :]):
+                yield [first + other, *tail]
+
+
+def check_returns(options: list[frozenset[int]], returns: Iterable[object] | None) -> frozenset[int]:
+    """Pick the player's tile return among the allowed ones, or explain what is allowed."""
+    if returns is None:
+        if len(options) == 1:
+            return options[0]
+        raise IllegalActionError(
+            "choose which tiles come back: " + " or ".join(_fmt(o) for o in options)
+        )
+    vals = list(returns)
+    if any(isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= 12 for t in vals):
+        raise InvalidActionError(f"tiles are numbers 1..12, got {vals!r}")
+    chosen = frozenset(vals)  # type: ignore[arg-type]
+    if chosen not in options:
+        raise IllegalActionError(
+            f"tiles {_fmt(chosen)} cannot come back; allowed: "
+            + " or ".join(_fmt(o) for o in options)
+        )
+    return chosen
+
+
+def _fmt(tiles: frozenset[int]) -> str:
+    return "{" + ", ".join(map(str, sorted(tiles))) + "}" if tiles else "{} (none)"
+
