@@ -1,0 +1,163 @@
+"""Numba kernels of the exact solver: one turn's expectimax, vectorized over upper totals.
+
+A state is (filled mask, aux, u): ``aux`` is the bank of saved rolls (Maxi, Osto) or
+whether the Yahtzee box holds 50 (Yahtzee); ``u`` is the upper total capped at the bonus
+threshold. For one mask the whole turn is solved for every aux and u at once, the inner
+loops running over u so they vectorize.
+
+Within a turn, keeps are sorted multisets indexed by size. With ``L`` the values of full
+rolls one level down, the expected value of a keep is the average over one more die
+(``child``), and the best keep reachable from a roll is a max over one-die removals
+(``sub``) — both a few thousand vector operations per level.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+MODE_PLAIN, MODE_YAHTZEE, MODE_BANK = 0, 1, 2
+NEG = np.float32(-1e30)
+# No "arcp"/"reassoc": a float32 reciprocal of 6 would bias every expectation a little.
+FAST = {"nnan", "ninf", "nsz", "contract"}
+
+
+@njit(cache=True, fastmath=FAST)
+def expect(X, child, start, n, U):  # noqa: ANN001, ANN201
+    """Fill X[k] for keeps smaller than n with the mean over one more die."""
+    six = np.float32(6.0)
+    for s in range(n - 1, -1, -1):
+        for k in range(start[s], start[s + 1]):
+            c0, c1, c2 = child[k, 0], child[k, 1], child[k, 2]
+            c3, c4, c5 = child[k, 3], child[k, 4], child[k, 5]
+            for u in range(U):
+                X[k, u] = (X[c0, u] + X[c1, u] + X[c2, u] + X[c3, u] + X[c4, u] + X[c5, u]) / six
+
+
+@njit(cache=True, fastmath=FAST)
+def best_keeps(X, M, sub, start, n, U, must_keep_one):  # noqa: ANN001, ANN201
+    """M[k] = best of X over every sub-multiset of keep k (k itself included)."""
+    for s in range(0, n + 1):
+        for k in range(start[s], start[s + 1]):
+            if s == 0 and must_keep_one:
+                for u in range(U):
+                    M[k, u] = NEG
+            else:
+                for u in range(U):
+                    M[k, u] = X[k, u]
+            for f in range(6):
+                j = sub[k, f]
+                if j >= 0:
+                    for u in range(U):
+                        if M[j, u] > M[k, u]:
+                            M[k, u] = M[j, u]
+
+
+@njit(cache=True, fastmath=FAST)
+def score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
+               extra_bonus, next_aux):  # noqa: ANN001, ANN201
+    """S[r, u]: best value of scoring roll r now, from (m, a, u), next state's aux next_aux."""
+    C, NR = score.shape
+    opn = open_bits[m]
+    for r in range(NR):
+        for u in range(U):
+            S[r, u] = NEG
+        joker = mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1
+        bonus = np.float32(extra_bonus if (joker and a == 1) else 0.0)
+        for c in range(C):
+            if joker:
+                pts = jok[m, five_face[r] - 1, c]
+                if pts < 0:
+                    continue
+            else:
+                if (opn >> c) & 1 == 0:
+                    continue
+                pts = score[c, r]
+            nm = m | (1 << c)
+            a2 = next_aux
+            if mode == MODE_YAHTZEE:
+                a2 = a
+                if c == ycat:
+                    a2 = 1 if pts > 0 else 0
+            base = np.float32(pts) + bonus
+            row = V[nm, a2]
+            if is_upper[c]:
+                lim = cap - pts
+                if lim > U:
+                    lim = U
+                if lim < 0:
+                    lim = 0
+                for u in range(lim):
+                    v = base + row[u + pts]
+                    if v > S[r, u]:
+                        S[r, u] = v
+                top = base + row[cap]
+                for u in range(lim, U):
+                    if top > S[r, u]:
+                        S[r, u] = top
+            else:
+                for u in range(U):
+                    v = base + row[u]
+                    if v > S[r, u]:
+                        S[r, u] = v
+
+
+@njit(cache=True, fastmath=FAST)
+def solve_mask(m, V, score, is_upper, open_bits, umax, cap, n, child, sub, start, mode,
+               ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one):  # noqa: ANN001, ANN201
+    """Solve every (aux, u) of one mask from the values of the masks after it."""
+    NK = child.shape[0]
+    NR = score.shape[1]
+    U = umax[m] + 1
+    full0 = start[n]
+    X = np.empty((NK, U), dtype=np.float32)
+    M = np.empty((NK, U), dtype=np.float32)
+    S = np.empty((NR, U), dtype=np.float32)
+    L = np.empty((NR, U), dtype=np.float32)
+    n_aux = 2 if mode == MODE_YAHTZEE else 1
+    if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 0:
+        n_aux = 1
+    levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
+    for a in range(n_aux):
+        next_aux = 0
+        score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
+                   extra_bonus, next_aux)
+        for r in range(NR):
+            for u in range(U):
+                L[r, u] = S[r, u]
+        for j in range(1, levels + 1):
+            for r in range(NR):
+                for u in range(U):
+                    X[full0 + r, u] = L[r, u]
+            expect(X, child, start, n, U)
+            if mode == MODE_BANK:
+                if j - 1 >= rolls - 1:
+                    b = j - 1 - (rolls - 1)
+                    for u in range(U):
+                        V[m, b, u] = X[0, u]
+                if j <= bank_cap:
+                    score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok,
+                               five_face, extra_bonus, j)
+            for r in range(NR):
+                for u in range(U):
+                    X[full0 + r, u] = max(S[r, u], L[r, u])
+            best_keeps(X, M, sub, start, n, U, must_keep_one)
+            for r in range(NR):
+                for u in range(U):
+                    L[r, u] = M[full0 + r, u]
+        for r in range(NR):
+            for u in range(U):
+                X[full0 + r, u] = L[r, u]
+        expect(X, child, start, n, U)
+        b = bank_cap if mode == MODE_BANK else a
+        for u in range(U):
+            V[m, b, u] = X[0, u]
+
+
+@njit(cache=True, parallel=True)
+def solve_layer(masks, V, score, is_upper, open_bits, umax, cap, n, child, sub, start, mode,
+                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one):  # noqa: ANN001, ANN201
+    """Solve every mask of one layer (same number of filled boxes) in parallel."""
+    for i in prange(masks.shape[0]):
+        solve_mask(masks[i], V, score, is_upper, open_bits, umax, cap, n, child, sub, start,
+                   mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one)

@@ -1,0 +1,122 @@
+"""Build (or load) the exact value table of a ruleset, with a progress bar and a disk cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+
+from ..errors import InvalidActionError
+from ..rules import Ruleset
+from . import kernel
+from .spec import DEFAULT_BANK_CAP, SolverSpec
+
+TABLE_VERSION = 1
+Progress = Callable[[int, int], None]
+"""Called with (masks done, masks in all) as layers finish."""
+
+
+def cache_dir() -> Path:
+    """Where value tables live: the user's cache folder (or $YATZY_CACHE_DIR)."""
+    import os
+
+    env = os.environ.get("YATZY_CACHE_DIR")
+    return Path(env) if env else Path(platformdirs.user_cache_dir("yatzy"))
+
+
+def check_solvable(ruleset: Ruleset) -> None:
+    if ruleset.uses_board:
+        raise InvalidActionError(
+            "dozzy is out of reach of the exact solver (the shared board); use the dozzy bot"
+        )
+
+
+@dataclass
+class Solution:
+    """The value of every state at the start of a turn: V[mask, aux, u]."""
+
+    spec: SolverSpec
+    values: np.ndarray
+    seconds: float
+    states: int
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.spec.ruleset
+
+    @property
+    def expected_score(self) -> float:
+        """Expected final score of optimal play from the empty card."""
+        return float(self.values[0, 0, 0])
+
+    def value(self, mask: int, aux: int, upper: int) -> float:
+        cap = self.spec.bonus[1]
+        return float(self.values[mask, aux, min(upper, cap)])
+
+
+def table_key(spec: SolverSpec) -> str:
+    desc = {"rules": spec.ruleset.name, "options": {k: str(v) for k, v in spec.ruleset.options},
+            "bank_cap": spec.bank_cap if spec.ruleset.saved_rolls else None,
+            "version": TABLE_VERSION}
+    digest = hashlib.sha1(json.dumps(desc, sort_keys=True).encode()).hexdigest()[:12]
+    return f"{spec.ruleset.name}-{digest}"
+
+
+def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = True,
+          progress: Progress | None = None) -> Solution:
+    """Solve a ruleset exactly, or load its table from the cache (memory-mapped)."""
+    check_solvable(ruleset)
+    cap = bank_cap if bank_cap is not None else (
+        ruleset.bank_cap if ruleset.bank_cap is not None else DEFAULT_BANK_CAP)
+    spec = SolverSpec(ruleset, cap if ruleset.saved_rolls else 0)
+    path = cache_dir() / f"{table_key(spec)}.npy"
+    meta_path = path.with_suffix(".json")
+    if use_cache and path.exists() and meta_path.exists():
+        meta = json.loads(meta_path.read_text())
+        values = np.load(path, mmap_mode="r")
+        return Solution(spec, values, 0.0, int(meta["states"]))
+    t0 = time.perf_counter()
+    values = build(spec, progress)
+    seconds = time.perf_counter() - t0
+    sol = Solution(spec, values, seconds, spec.states())
+    if use_cache:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npy")
+        np.save(tmp, values)
+        tmp.replace(path)
+        meta_path.write_text(json.dumps({"states": sol.states, "seconds": seconds,
+                                         "expected_score": sol.expected_score}))
+    return sol
+
+
+def build(spec: SolverSpec, progress: Progress | None = None) -> np.ndarray:
+    """Run the DP layer by layer, fullest cards first."""
+    is_upper, cap, bonus_points = spec.bonus
+    n_masks = 1 << spec.n_cat
+    values = np.zeros((n_masks, spec.n_aux, cap + 1), dtype=np.float32)
+    values[spec.full_mask, :, cap] = bonus_points
+    if cap == 0:
+        values[spec.full_mask, :, 0] = bonus_points
+    _, _, start = spec.keeps
+    child, sub = spec.child_sub
+    ycat, jok, five, extra = spec.yahtzee
+    masks = spec.reachable_masks
+    pop = np.array([bin(int(m)).count("1") for m in masks])
+    total = int((masks != spec.full_mask).sum())
+    done = 0
+    for filled in range(spec.n_cat - 1, -1, -1):
+        layer = masks[pop == filled].astype(np.int64)
+        kernel.solve_layer(layer, values, spec.score, is_upper, spec.open_bits, spec.umax, cap,
+                           spec.n, child, sub, start, spec.mode, ycat, jok, five,
+                           np.float32(extra), spec.ruleset.rolls_per_turn, spec.bank_cap,
+                           spec.ruleset.must_keep_one)
+        done += len(layer)
+        if progress is not None:
+            progress(done, total)
+    return values

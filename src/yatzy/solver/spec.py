@@ -1,0 +1,223 @@
+"""What the solver needs to know about a ruleset, read through the rules API only.
+
+Scores come from ``Ruleset.score``, the boxes a player may fill from
+``Ruleset.open_categories``, jokers from ``Ruleset.score_options``: the solver never
+restates a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from numba import njit
+
+from ..dice import Dice, all_rolls
+from ..errors import InvalidActionError
+from ..rules import Ruleset, YahtzeeRuleset
+from .kernel import MODE_BANK, MODE_PLAIN, MODE_YAHTZEE
+
+DEFAULT_BANK_CAP = 4
+
+
+def keep_index(n: int) -> tuple[list[Dice], dict[Dice, int], np.ndarray]:
+    """All keeps of 0..n dice sorted by size, their index, and where each size starts."""
+    keeps: list[Dice] = []
+    start = [0]
+    for size in range(n + 1):
+        keeps.extend(all_rolls(size) if size else [()])
+        start.append(len(keeps))
+    return keeps, {k: i for i, k in enumerate(keeps)}, np.array(start, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    """Arrays describing one ruleset to the kernels."""
+
+    ruleset: Ruleset
+    bank_cap: int
+
+    @property
+    def n(self) -> int:
+        return self.ruleset.dice
+
+    @property
+    def n_cat(self) -> int:
+        return len(self.ruleset.categories)
+
+    @cached_property
+    def mode(self) -> int:
+        if isinstance(self.ruleset, YahtzeeRuleset) and (
+            self.ruleset.yahtzee_bonus or self.ruleset.joker != "none"
+        ):
+            return MODE_YAHTZEE
+        return MODE_BANK if self.ruleset.saved_rolls else MODE_PLAIN
+
+    @property
+    def n_aux(self) -> int:
+        return {MODE_PLAIN: 1, MODE_YAHTZEE: 2, MODE_BANK: self.bank_cap + 1}[self.mode]
+
+    @cached_property
+    def keeps(self) -> tuple[list[Dice], dict[Dice, int], np.ndarray]:
+        return keep_index(self.n)
+
+    @cached_property
+    def rolls(self) -> tuple[Dice, ...]:
+        return all_rolls(self.n)
+
+    @cached_property
+    def roll_index(self) -> dict[Dice, int]:
+        return {r: i for i, r in enumerate(self.rolls)}
+
+    @cached_property
+    def child_sub(self) -> tuple[np.ndarray, np.ndarray]:
+        keeps, index, _ = self.keeps
+        child = np.full((len(keeps), 6), -1, dtype=np.int64)
+        sub = np.full((len(keeps), 6), -1, dtype=np.int64)
+        for i, k in enumerate(keeps):
+            for f in range(1, 7):
+                if len(k) < self.n:
+                    child[i, f - 1] = index[tuple(sorted((*k, f)))]
+                if f in k:
+                    lst = list(k)
+                    lst.remove(f)
+                    sub[i, f - 1] = index[tuple(lst)]
+        return child, sub
+
+    @cached_property
+    def score(self) -> np.ndarray:
+        rs = self.ruleset
+        return np.array([[rs.score(c.id, r) for r in self.rolls] for c in rs.categories],
+                        dtype=np.int64)
+
+    @cached_property
+    def bonus(self) -> tuple[np.ndarray, int, int]:
+        """(is_upper per category, cap of u, bonus points)."""
+        rs = self.ruleset
+        if len(rs.bonuses) > 1:
+            raise InvalidActionError(f"the exact solver does not handle {rs.name}'s two bonuses")
+        is_upper = np.zeros(self.n_cat, dtype=np.bool_)
+        if not rs.bonuses:
+            return is_upper, 0, 0
+        b = rs.bonuses[0]
+        for i, c in enumerate(rs.categories):
+            is_upper[i] = c.id in b.categories
+        return is_upper, b.threshold + (1 if b.strict else 0), b.points
+
+    @cached_property
+    def full_mask(self) -> int:
+        return (1 << self.n_cat) - 1
+
+    def card(self, mask: int) -> dict[str, int]:
+        """A stand-in card with the boxes of ``mask`` filled (points irrelevant)."""
+        return {c.id: 0 for i, c in enumerate(self.ruleset.categories) if mask >> i & 1}
+
+    @cached_property
+    def open_bits(self) -> np.ndarray:
+        """For each mask, the boxes that may be filled next (forced order honoured)."""
+        rs = self.ruleset
+        nm = 1 << self.n_cat
+        if rs.order is None:
+            return (~np.arange(nm, dtype=np.int64)) & self.full_mask
+        ids = list(rs.category_ids)
+        bits = np.zeros(nm, dtype=np.int64)
+        for m in range(nm):
+            for c in rs.open_categories(self.card(m)):
+                bits[m] |= 1 << ids.index(c)
+        return bits
+
+    @cached_property
+    def reachable_masks(self) -> np.ndarray:
+        """Masks reachable from the empty card, in the order the DP needs (fullest first)."""
+        if self.ruleset.order is None:
+            masks = np.arange(1 << self.n_cat, dtype=np.int64)
+        else:
+            ids = list(self.ruleset.category_ids)
+            masks = np.array([sum(1 << ids.index(c) for c in self.ruleset.order[:i])
+                              for i in range(self.n_cat + 1)], dtype=np.int64)
+        return masks
+
+    @cached_property
+    def umax(self) -> np.ndarray:
+        """Largest capped upper total reachable in each mask."""
+        is_upper, cap, _ = self.bonus
+        nm = 1 << self.n_cat
+        best = self.score.max(axis=1)
+        tot = np.zeros(nm, dtype=np.int64)
+        ar = np.arange(nm, dtype=np.int64)
+        for i in range(self.n_cat):
+            if is_upper[i]:
+                tot += ((ar >> i) & 1) * best[i]
+        return np.minimum(tot, cap)
+
+    @cached_property
+    def yahtzee(self) -> tuple[int, np.ndarray, np.ndarray, float]:
+        """(yahtzee box index, joker points per mask/face/box or -1, face of five-of-a-kind rolls, bonus)."""
+        five = np.array([r[0] if len(set(r)) == 1 else 0 for r in self.rolls], dtype=np.int64)
+        if self.mode != MODE_YAHTZEE:
+            return -1, np.full((1, 6, self.n_cat), -1, dtype=np.int64), five, 0.0
+        rs = self.ruleset
+        ids = list(rs.category_ids)
+        ycat = ids.index("yahtzee")
+        jok = np.full((1 << self.n_cat, 6, self.n_cat), -1, dtype=np.int64)
+        for m in range(1 << self.n_cat):
+            if not m >> ycat & 1 or m == self.full_mask:
+                continue
+            card = self.card(m)
+            for f in range(1, 7):
+                for cid, pts in rs.score_options(card, (f,) * self.n).items():
+                    jok[m, f - 1, ids.index(cid)] = pts
+        extra = float(rs.extra_points({"yahtzee": 50}, (1,) * self.n))
+        return ycat, jok, five, extra
+
+    def states(self) -> int:
+        """Number of reachable states (mask, capped upper total, aux) the solution covers."""
+        is_upper, cap, _ = self.bonus
+        scores = [np.array(sorted(set(self.score[c].tolist())), dtype=np.int64)
+                  for c in range(self.n_cat)]
+        width = max(len(x) for x in scores)
+        table = np.full((self.n_cat, width), -1, dtype=np.int64)
+        for c, x in enumerate(scores):
+            table[c, : len(x)] = x
+        per_mask = reach_counts(self.reachable_masks, self.open_bits, is_upper, table, cap,
+                                self.n_cat)
+        if self.mode == MODE_YAHTZEE:
+            has_y = (np.arange(1 << self.n_cat) >> self.yahtzee[0]) & 1
+            return int((per_mask * (1 + has_y)).sum())
+        return int(per_mask.sum()) * self.n_aux
+
+
+@njit(cache=True)
+def reach_counts(masks, open_bits, is_upper, table, cap, n_cat):  # noqa: ANN001, ANN201
+    """How many capped upper totals are reachable in each mask."""
+    nm = 1 << n_cat
+    reach = np.zeros((nm, cap + 1), dtype=np.bool_)
+    reach[0, 0] = True
+    pop = np.zeros(masks.shape[0], dtype=np.int64)
+    for i in range(masks.shape[0]):
+        m = masks[i]
+        while m:
+            pop[i] += m & 1
+            m >>= 1
+    order = masks[np.argsort(pop, kind="mergesort")]
+    for m in order:
+        opn = open_bits[m]
+        for c in range(n_cat):
+            if not (opn >> c) & 1:
+                continue
+            nxt = m | (1 << c)
+            for u in range(cap + 1):
+                if not reach[m, u]:
+                    continue
+                if is_upper[c]:
+                    for j in range(table.shape[1]):
+                        p = table[c, j]
+                        if p >= 0:
+                            reach[nxt, min(u + p, cap)] = True
+                else:
+                    reach[nxt, u] = True
+    out = np.zeros(nm, dtype=np.int64)
+    for m in range(nm):
+        out[m] = reach[m].sum()
+    return out
