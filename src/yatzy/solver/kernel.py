@@ -23,44 +23,44 @@ FAST = {"nnan", "ninf", "nsz", "contract"}
 
 
 @njit(cache=True, fastmath=FAST)
-def expect(X, child, start, n, U):  # noqa: ANN001, ANN201
+def expect(X, child, start, n, U, u0=0):  # noqa: ANN001, ANN201
     """Fill X[k] for keeps smaller than n with the mean over one more die."""
     six = np.float32(6.0)
     for s in range(n - 1, -1, -1):
         for k in range(start[s], start[s + 1]):
             c0, c1, c2 = child[k, 0], child[k, 1], child[k, 2]
             c3, c4, c5 = child[k, 3], child[k, 4], child[k, 5]
-            for u in range(U):
+            for u in range(u0, U):
                 X[k, u] = (X[c0, u] + X[c1, u] + X[c2, u] + X[c3, u] + X[c4, u] + X[c5, u]) / six
 
 
 @njit(cache=True, fastmath=FAST)
-def best_keeps(X, M, sub, start, n, U, must_keep_one):  # noqa: ANN001, ANN201
+def best_keeps(X, M, sub, start, n, U, must_keep_one, u0=0):  # noqa: ANN001, ANN201
     """M[k] = best of X over every sub-multiset of keep k (k itself included)."""
     for s in range(0, n + 1):
         for k in range(start[s], start[s + 1]):
             if s == 0 and must_keep_one:
-                for u in range(U):
+                for u in range(u0, U):
                     M[k, u] = NEG
             else:
-                for u in range(U):
+                for u in range(u0, U):
                     M[k, u] = X[k, u]
             for f in range(6):
                 j = sub[k, f]
                 if j >= 0:
-                    for u in range(U):
+                    for u in range(u0, U):
                         if M[j, u] > M[k, u]:
                             M[k, u] = M[j, u]
 
 
 @njit(cache=True, fastmath=FAST)
 def score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
-               extra_bonus, next_aux):  # noqa: ANN001, ANN201
+               extra_bonus, next_aux, u0=0):  # noqa: ANN001, ANN201
     """S[r, u]: best value of scoring roll r now, from (m, a, u), next state's aux next_aux."""
     C, NR = score.shape
     opn = open_bits[m]
     for r in range(NR):
-        for u in range(U):
+        for u in range(u0, U):
             S[r, u] = NEG
         joker = mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1
         bonus = np.float32(extra_bonus if (joker and a == 1) else 0.0)
@@ -85,9 +85,9 @@ def score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, 
                 lim = cap - pts
                 if lim > U:
                     lim = U
-                if lim < 0:
-                    lim = 0
-                for u in range(lim):
+                if lim < u0:
+                    lim = u0
+                for u in range(u0, lim):
                     v = base + row[u + pts]
                     if v > S[r, u]:
                         S[r, u] = v
@@ -96,7 +96,7 @@ def score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, 
                     if top > S[r, u]:
                         S[r, u] = top
             else:
-                for u in range(U):
+                for u in range(u0, U):
                     v = base + row[u]
                     if v > S[r, u]:
                         S[r, u] = v
@@ -161,3 +161,166 @@ def solve_layer(masks, V, score, is_upper, open_bits, umax, cap, n, child, sub, 
     for i in prange(masks.shape[0]):
         solve_mask(masks[i], V, score, is_upper, open_bits, umax, cap, n, child, sub, start,
                    mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one)
+
+
+@njit(cache=True, fastmath=FAST)
+def turn_tables(m, a, u, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
+                jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one):  # noqa: ANN001, ANN201
+    """One state's turn, for its own upper total only.
+
+    Returns (S, EX): S[j, r] is the best value of scoring roll r with j rolls still left,
+    EX[j, k] the expected value of keeping k and rolling with j rolls left after that roll.
+    """
+    NK = child.shape[0]
+    NR = score.shape[1]
+    U = u + 1
+    full0 = start[n]
+    levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
+    X = np.empty((NK, U), dtype=np.float32)
+    M = np.empty((NK, U), dtype=np.float32)
+    S = np.empty((NR, U), dtype=np.float32)
+    L = np.empty((NR, U), dtype=np.float32)
+    S_out = np.empty((levels + 1, NR), dtype=np.float32)
+    EX = np.empty((levels + 1, NK), dtype=np.float32)
+    score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
+               extra_bonus, 0, u)
+    for r in range(NR):
+        L[r, u] = S[r, u]
+        S_out[0, r] = S[r, u]
+    for j in range(1, levels + 2):
+        for r in range(NR):
+            X[full0 + r, u] = L[r, u]
+        expect(X, child, start, n, U, u)
+        for k in range(NK):
+            EX[j - 1, k] = X[k, u]
+        if j > levels:
+            break
+        if mode == MODE_BANK and j <= bank_cap:
+            score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok,
+                       five_face, extra_bonus, j, u)
+        for r in range(NR):
+            S_out[j, r] = S[r, u]
+            X[full0 + r, u] = max(S[r, u], L[r, u])
+        best_keeps(X, M, sub, start, n, U, must_keep_one, u)
+        for r in range(NR):
+            L[r, u] = M[full0 + r, u]
+    return S_out, EX
+
+
+@njit(cache=True)
+def _next_u64(state):  # noqa: ANN001, ANN201
+    """splitmix64: returns (new state, output)."""
+    state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _die(state):  # noqa: ANN001, ANN201
+    """An unbiased face 1..6: top three bits of a 64-bit draw, rejecting 6 and 7."""
+    while True:
+        state, z = _next_u64(state)
+        v = z >> np.uint64(61)
+        if v < 6:
+            return state, int(v) + 1
+
+
+@njit(cache=True, parallel=True)
+def simulate_optimal(n_games, seed, V, score, is_upper, open_bits, cap, n, child, sub, start,
+                     mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one,
+                     bonus_points, add_index, n_cat):  # noqa: ANN001, ANN201
+    """Play n_games with the optimal policy; returns each game's final score."""
+    out = np.zeros(n_games, dtype=np.int64)
+    full0 = start[n]
+    for g in prange(n_games):
+        rng = np.uint64(seed) * np.uint64(1000003) + np.uint64(g) * np.uint64(0x632BE59BD9B4E019)
+        m = 0
+        a = 0
+        u = 0
+        total = 0
+        for _turn in range(n_cat):
+            S, EX = turn_tables(m, a, u, V, score, is_upper, open_bits, cap, n, child, sub,
+                                start, mode, ycat, jok, five_face, extra_bonus, rolls,
+                                bank_cap, must_keep_one)
+            left = rolls - 1 + (a if mode == MODE_BANK else 0)
+            kept = 0  # keep index
+            while True:
+                k = kept
+                while k < full0:  # roll the missing dice one at a time
+                    rng, f = _die(rng)
+                    k = add_index[k, f - 1]
+                r = k - full0
+                if left == 0:
+                    break
+                # best keep among sub-multisets of roll r, against scoring now
+                best_v = S[left, r]
+                best_k = -1
+                stack = np.empty(64, dtype=np.int64)
+                seen = np.zeros(child.shape[0], dtype=np.bool_)
+                top = 0
+                stack[0] = k
+                top = 1
+                seen[k] = True
+                while top > 0:
+                    top -= 1
+                    kk = stack[top]
+                    if not (must_keep_one and kk == 0):
+                        v = EX[left - 1, kk]
+                        if v > best_v + 1e-6:
+                            best_v = v
+                            best_k = kk
+                    for f in range(6):
+                        j = sub[kk, f]
+                        if j >= 0 and not seen[j]:
+                            seen[j] = True
+                            stack[top] = j
+                            top += 1
+                if best_k < 0:
+                    break
+                kept = best_k
+                left -= 1
+            # score the best box for roll r with `left` rolls left
+            pts_best = 0
+            c_best = -1
+            v_best = np.float32(-1e30)
+            a_best = a
+            joker = mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1
+            for c in range(score.shape[0]):
+                if joker:
+                    pts = jok[m, five_face[r] - 1, c]
+                    if pts < 0:
+                        continue
+                else:
+                    if (open_bits[m] >> c) & 1 == 0:
+                        continue
+                    pts = score[c, r]
+                nm = m | (1 << c)
+                a2 = 0
+                if mode == MODE_BANK:
+                    a2 = min(left, bank_cap)
+                elif mode == MODE_YAHTZEE:
+                    a2 = a
+                    if c == ycat:
+                        a2 = 1 if pts > 0 else 0
+                u2 = u
+                if is_upper[c]:
+                    u2 = min(u + pts, cap)
+                v = np.float32(pts) + V[nm, a2, u2]
+                if v > v_best:
+                    v_best = v
+                    c_best = c
+                    pts_best = pts
+                    a_best = a2
+            if joker and a == 1:
+                total += int(extra_bonus)
+            total += pts_best
+            if is_upper[c_best]:
+                u = min(u + pts_best, cap)
+            m = m | (1 << c_best)
+            a = a_best
+        if u >= cap:
+            total += bonus_points
+        out[g] = total
+    return out

@@ -1,0 +1,95 @@
+"""Many games at once: the optimal policy in a parallel Numba kernel, other bots on both cores."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import kernel
+from .coach import _args
+from .solve import Solution
+
+
+@dataclass(frozen=True)
+class Summary:
+    scores: np.ndarray
+
+    @property
+    def mean(self) -> float:
+        return float(self.scores.mean())
+
+    @property
+    def std(self) -> float:
+        return float(self.scores.std(ddof=1)) if len(self.scores) > 1 else 0.0
+
+    @property
+    def std_error(self) -> float:
+        return self.std / max(1, len(self.scores)) ** 0.5
+
+    def percentiles(self) -> dict[str, float]:
+        qs = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+        return {f"p{q}": float(v) for q, v in zip(qs, np.percentile(self.scores, qs), strict=True)}
+
+    def to_dict(self) -> dict[str, object]:
+        return {"games": int(len(self.scores)), "mean": self.mean, "std": self.std,
+                "std_error": self.std_error, "min": int(self.scores.min()),
+                "max": int(self.scores.max()), "percentiles": self.percentiles()}
+
+
+def simulate_optimal(solution: Solution, games: int, seed: int = 0) -> Summary:
+    """Final scores of ``games`` solo games of optimal play (both cores)."""
+    spec = solution.spec
+    score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat, jok, five, extra, rolls, \
+        bank_cap, mko = _args(spec)
+    values = np.ascontiguousarray(solution.values)
+    out = kernel.simulate_optimal(games, seed, values, score, is_upper, open_bits, cap, n, child,
+                                  sub, start, mode, ycat, jok, five, extra, rolls, bank_cap, mko,
+                                  spec.bonus[2], child, spec.n_cat)
+    return Summary(out)
+
+
+def _play_chunk(args: tuple[str, dict[str, object], str, int, int]) -> list[int]:
+    from ..bots import make_bot, play_solo
+    from ..registry import get_ruleset
+
+    rules, options, bot, seed, count = args
+    ruleset = get_ruleset(rules, **options)
+    player = make_bot(bot, ruleset)
+    return [play_solo(ruleset, player, seed * 1_000_003 + i) for i in range(count)]
+
+
+def simulate_bot(rules: str, options: dict[str, object], bot: str, games: int,
+                 seed: int = 0, workers: int | None = None) -> Summary:
+    """Final scores of solo games of any bot, through the game API, on every core."""
+    workers = workers or min(2, os.cpu_count() or 1)
+    chunks = [(rules, options, bot, seed * 7919 + w, games // workers + (w < games % workers))
+              for w in range(workers)]
+    if workers == 1:
+        scores = _play_chunk(chunks[0])
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            scores = [s for part in pool.map(_play_chunk, chunks) for s in part]
+    return Summary(np.array(scores, dtype=np.int64))
+
+
+def plot_histogram(summary: Summary, path: str, title: str) -> None:
+    """Save a histogram of final scores with the mean marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    lo, hi = int(summary.scores.min()), int(summary.scores.max())
+    ax.hist(summary.scores, bins=range(lo, hi + 6, 5), color="#3a7bd5", edgecolor="white")
+    ax.axvline(summary.mean, color="#d9534f", linewidth=2, label=f"mean {summary.mean:.1f}")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
