@@ -1,0 +1,165 @@
+"""Computer players. Each one only *chooses* moves; the game engine applies them."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Protocol
+
+from .errors import InvalidActionError
+from .game import Action, Game, Restore, Roll, Score
+from .rules import Ruleset
+
+
+class Player(Protocol):
+    """Anything that picks the next move for the current player."""
+
+    def act(self, game: Game) -> Action: ...
+
+
+def _tile_return(game: Game, category: str, rng: random.Random | None = None) -> tuple[int, ...] | None:
+    """DOZZY: bring back the most tiles, highest first (random bots pick at random)."""
+    if not game.ruleset.uses_board:
+        return None
+    _, options = game.tile_moves(category)
+    if rng is not None:
+        return tuple(sorted(rng.choice(options)))
+    return tuple(sorted(max(options, key=lambda s: (len(s), sorted(s, reverse=True)))))
+
+
+def _restore(game: Game) -> Restore | None:
+    n = game.may_restore()
+    if not n:
+        return None
+    return Restore(tuple(sorted(game.state.out, reverse=True)[:n]))
+
+
+class RandomBot:
+    """Rolls a random number of times, keeps at random, fills a random allowed box."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, game: Game) -> Action:
+        if game.state.dice is None:
+            return Roll()
+        keeps = game.legal_keeps()
+        if keeps and self.rng.random() < 0.5:
+            return Roll(self.rng.choice(keeps))
+        cat = self.rng.choice(sorted(game.score_options()))
+        return Score(cat, _tile_return(game, cat, self.rng))
+
+
+class GreedyBot:
+    """The beginner: chases the most common face and takes the most points now."""
+
+    def act(self, game: Game) -> Action:
+        restore = _restore(game)
+        if restore is not None:
+            return restore
+        dice = game.state.dice
+        if dice is None:
+            return Roll()
+        options = game.score_options()
+        rs = game.ruleset
+        best = max(options, key=lambda c: (options[c] / max(1, rs.by_id[c].max), options[c]))
+        good = options[best] >= 0.8 * rs.by_id[best].max and options[best] > 0
+        if game.rolls_left > 0 and not good:
+            face = max(set(dice), key=lambda f: (dice.count(f), f))
+            keep = tuple(d for d in dice if d == face)
+            if keep in game.legal_keeps():
+                return Roll(keep)
+        if max(options.values()) == 0:  # scratch the box worth least
+            best = min(options, key=lambda c: rs.by_id[c].max)
+        else:
+            best = max(options, key=lambda c: (options[c], -rs.by_id[c].max))
+        return Score(best, _tile_return(game, best))
+
+
+class CoachBot:
+    """Plays by the exact solver; with a temperature it errs like a person would.
+
+    Each option is chosen with probability proportional to exp(-regret / temperature):
+    0 is optimal play, larger temperatures make costlier mistakes likelier.
+    """
+
+    def __init__(self, ruleset: Ruleset, temperature: float = 0.0, seed: int | None = None) -> None:
+        from .solver.coach import Coach
+        from .solver.solve import solve
+
+        self.coach = Coach(solve(ruleset))
+        self.temperature = temperature
+        self.rng = random.Random(seed)
+
+    def act(self, game: Game) -> Action:
+        if game.state.dice is None:
+            return Roll()
+        options = self.coach.options(self.coach.position_of(game), with_odds=False)
+        if self.temperature > 0:
+            weights = [math.exp(-o.regret / self.temperature) for o in options]
+            choice = self.rng.choices(options, weights)[0]
+        else:
+            choice = options[0]
+        verb, _, rest = choice.action.partition(" ")
+        if verb == "score":
+            return Score(rest)
+        return Roll(() if rest == "nothing" else tuple(int(x) for x in rest.split()))
+
+
+class DozzyBot:
+    """A DOZZY heuristic: points now, weighed against the tiles a move sends out."""
+
+    def act(self, game: Game) -> Action:
+        restore = _restore(game)
+        if restore is not None:
+            return restore
+        dice = game.state.dice
+        if dice is None:
+            return Roll()
+        rs = game.ruleset
+        options = game.score_options()
+
+        def worth(c: str) -> float:
+            gone, back = game.tile_moves(c)
+            returned = max((len(b) for b in back), default=0)
+            return options[c] / max(1, rs.by_id[c].max) - 0.04 * len(gone) + 0.03 * returned
+
+        best = max(options, key=worth)
+        if game.rolls_left > 0 and options[best] < 0.7 * rs.by_id[best].max:
+            live = [d for d in dice if d not in game.state.out] or list(dice)
+            face = max(set(live), key=lambda f: (live.count(f), f))
+            return Roll(tuple(d for d in dice if d == face))
+        if options[best] == 0:
+            best = min(options, key=lambda c: rs.by_id[c].max)
+        return Score(best, _tile_return(game, best))
+
+
+LEVELS = {"beginner": "greedy", "casual": 8.0, "strong": 1.5, "optimal": 0.0}
+BOTS = ("random", "greedy", "beginner", "casual", "strong", "optimal", "dozzy")
+
+
+def make_bot(name: str, ruleset: Ruleset, seed: int | None = None) -> Player:
+    """A bot by name: random, greedy (= beginner), casual, strong, optimal, dozzy."""
+    key = name.strip().lower()
+    if key == "random":
+        return RandomBot(seed)
+    if key in ("greedy", "beginner"):
+        return GreedyBot()
+    if key == "dozzy" or (ruleset.uses_board and key in LEVELS):
+        return DozzyBot()
+    if key in LEVELS:
+        return CoachBot(ruleset, float(LEVELS[key]), seed)
+    raise InvalidActionError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}")
+
+
+def run(game: Game, players: list[Player]) -> Game:
+    """Let the players move until the game is over."""
+    while not game.is_over:
+        game.play(players[game.state.current].act(game))
+    return game
+
+
+def play_solo(ruleset: Ruleset, player: Player, seed: int) -> int:
+    """One solo game; returns the final total."""
+    game = run(Game(ruleset, ["bot"], seed=seed), [player])
+    return game.total(0)
