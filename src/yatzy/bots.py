@@ -24,7 +24,7 @@ def _tile_return(game: Game, category: str, rng: random.Random | None = None) ->
     _, options = game.tile_moves(category)
     if rng is not None:
         return tuple(sorted(rng.choice(options)))
-    return tuple(sorted(max(options, key=lambda s: (len(s), sorted(s, reverse=True)))))
+    return tuple(sorted(max(options, key=lambda s: (len(s), sorted(s, reverse=True)))))  # type: ignore[arg-type]
 
 
 def _restore(game: Game) -> Restore | None:
@@ -134,7 +134,7 @@ class DozzyBot:
         return Score(best, _tile_return(game, best))
 
 
-LEVELS = {"beginner": "greedy", "casual": 8.0, "strong": 1.5, "optimal": 0.0}
+LEVELS: dict[str, float | str] = {"beginner": "greedy", "casual": 1.5, "strong": 0.4, "optimal": 0.0}
 BOTS = ("random", "greedy", "beginner", "casual", "strong", "optimal", "dozzy")
 
 
@@ -148,7 +148,9 @@ def make_bot(name: str, ruleset: Ruleset, seed: int | None = None) -> Player:
     if key == "dozzy" or (ruleset.uses_board and key in LEVELS):
         return DozzyBot()
     if key in LEVELS:
-        return CoachBot(ruleset, float(LEVELS[key]), seed)
+        level = LEVELS[key]
+        assert isinstance(level, float)
+        return CoachBot(ruleset, level, seed)
     raise InvalidActionError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}")
 
 

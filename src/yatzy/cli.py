@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -231,9 +230,5 @@ def simulate(
         console.print(f"histogram: {plot}")
 
 
-def main() -> None:  # pragma: no cover
-    app()
-
-
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    app()

@@ -310,7 +310,7 @@ def check_returns(options: list[frozenset[int]], returns: Iterable[object] | Non
     vals = list(returns)
     if any(isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= 12 for t in vals):
         raise InvalidActionError(f"tiles are numbers 1..12, got {vals!r}")
-    chosen = frozenset(vals)  # type: ignore[arg-type]
+    chosen: frozenset[int] = frozenset(vals)  # type: ignore[arg-type]
     if chosen not in options:
         raise IllegalActionError(
             f"tiles {_fmt(chosen)} cannot come back; allowed: "

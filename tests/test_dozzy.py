@@ -1,0 +1,88 @@
+"""DOZZY's board rules, with the sheet's own examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from yatzy.errors import IllegalActionError
+from yatzy.game import Game, Roll, Score
+from yatzy.registry import get_ruleset
+
+RS = get_ruleset("dozzy")
+
+
+def test_faces_out_of_play_do_not_count() -> None:
+    out = frozenset({6})
+    assert RS.score("one_pair", (1, 4, 4, 6, 6), out) == 8
+    assert RS.score("two_pairs", (1, 4, 4, 6, 6), out) == 0
+    assert RS.score("n6", (1, 4, 4, 6, 6), out) == 0
+
+
+def test_small_straight_with_tiles_out() -> None:
+    assert RS.score("small_straight", (1, 2, 3, 4, 5), frozenset({2, 3})) == 10
+    assert RS.score("chance", (1, 2, 3, 4, 5), frozenset({2, 3})) == 10
+    assert RS.tile_moves("small_straight", (1, 2, 3, 4, 5), frozenset({2, 3})) == (
+        frozenset(), [frozenset()])
+
+
+def test_sum_rows_need_only_their_tile() -> None:
+    assert RS.score("n9", (3, 3, 3, 4, 5), frozenset({4, 5})) == 9
+    strict = get_ruleset("dozzy", sum_tiles_need_faces=True)
+    assert strict.score("n9", (3, 3, 3, 4, 5), frozenset({4, 5})) == 0
+
+
+def test_two_pairs_example_moves_tiles() -> None:
+    out, back = RS.tile_moves("two_pairs", (2, 4, 4, 5, 5), frozenset({2}))
+    assert out == {4, 5}
+    assert back == [frozenset({2})]
+
+
+def test_row_three_example_offers_nine_or_four_and_five() -> None:
+    out, back = RS.tile_moves("n3", (3, 3, 3, 4, 5), frozenset({4, 5, 9}))
+    assert out == {3}
+    assert set(back) == {frozenset({9}), frozenset({4, 5})}
+
+
+def test_split_returning_nothing_only_when_nothing_returns() -> None:
+    out, back = RS.tile_moves("n3", (3, 3, 3, 4, 5), frozenset())
+    assert back == [frozenset()]
+
+
+def play_roll(game: Game, dice: tuple[int, ...]) -> None:
+    game.apply(Roll((), dice))
+
+
+def test_game_applies_board_and_choice() -> None:
+    g = Game(RS, ["a", "b"], seed=1)
+    g.state.out = frozenset({4, 5, 9})  # set up the sheet's situation
+    play_roll(g, (3, 3, 3, 4, 5))
+    with pytest.raises(IllegalActionError, match="choose which tiles"):
+        g.apply(Score("n3"))
+    with pytest.raises(IllegalActionError, match="cannot come back"):
+        g.apply(Score("n3", (4,)))
+    g.apply(Score("n3", (9,)))
+    assert g.state.out == {3, 4, 5}
+    assert g.state.players[0].card["n3"] == 9
+
+
+def test_restore_when_four_or_more_out() -> None:
+    g = Game(RS, ["a"], seed=2)
+    g.state.out = frozenset({1, 2, 3, 4, 5})
+    assert g.may_restore() == 2
+    with pytest.raises(IllegalActionError, match="exactly 2"):
+        g.restore([1])
+    with pytest.raises(IllegalActionError):
+        g.restore([1, 12])
+    g.restore([1, 2])
+    assert g.state.out == {3, 4, 5}
+    assert g.may_restore() == 0
+
+
+def test_bonuses() -> None:
+    card = {f"n{k}": 2 * k for k in range(7, 13)}
+    assert RS.bonus_points(card)["bonus_7_12"] == 50
+    card["n12"] = 12
+    assert RS.bonus_points(card)["bonus_7_12"] == 0
+    upper = {"n1": 3, "n2": 6, "n3": 9, "n4": 12, "n5": 15, "n6": 18}
+    assert RS.bonus_points(upper)["bonus"] == 50
+    assert get_ruleset("dozzy", bonus_1_6_strict=True).bonus_points(upper)["bonus"] == 0

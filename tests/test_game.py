@@ -1,0 +1,172 @@
+"""The game engine: whole random games, replay, undo, save/load and bad input."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from yatzy.bots import GreedyBot, RandomBot, run
+from yatzy.errors import IllegalActionError, InvalidActionError, UnknownRulesetError
+from yatzy.game import Game, Roll, Score
+from yatzy.registry import OPTIONS, RULESETS, get_ruleset
+
+
+def option_combinations(name: str) -> list[dict[str, object]]:
+    """Every combination of the ruleset's choice options (numbers at their default and one other)."""
+    axes = []
+    for spec in OPTIONS[name]:
+        if spec.choices is not None:
+            axes.append([(spec.name, v) for v in spec.choices])
+        elif spec.name == "bank_cap":
+            axes.append([(spec.name, None), (spec.name, 1)])
+        else:
+            axes.append([(spec.name, spec.default), (spec.name, 42)])
+    return [dict(c) for c in itertools.product(*axes)]
+
+
+CASES = [(name, opts) for name in RULESETS for opts in option_combinations(name)]
+
+
+@pytest.mark.parametrize("name,opts", CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])
+def test_random_games_end_and_replay(name: str, opts: dict[str, object]) -> None:
+    rs = get_ruleset(name, **opts)
+    for n_players in (1, 2, 4):
+        seed = hash((name, tuple(opts.items()), n_players)) % 2**32
+        players = [RandomBot(seed + i) if i % 2 else GreedyBot() for i in range(n_players)]
+        game = run(Game(rs, [f"p{i}" for i in range(n_players)], seed=seed), players)  # type: ignore[list-item]
+        assert game.is_over
+        scores = [a for a in game.log if isinstance(a, Score)]
+        assert len(scores) == rs.turns * n_players
+        for p in game.state.players:
+            assert set(p.card) == set(rs.category_ids)
+        again = Game.from_json(game.to_json())
+        assert again.state == game.state
+        assert again.totals() == game.totals()
+        if rs.order is not None:
+            assert [a.category for a in scores[::n_players]] == list(rs.order)
+
+
+def test_saved_rolls_bank() -> None:
+    g = Game("osto", ["a"], seed=3)
+    g.roll()
+    g.score("chance")
+    assert g.player.bank == 2 and g.rolls_left == 5
+    g.roll()
+    g.roll(g.state.dice)
+    g.score("yatzy")
+    assert g.player.bank == 3
+    capped = Game(get_ruleset("maxi", bank_cap=1), ["a"], seed=3)
+    capped.roll()
+    capped.score("chance")
+    assert capped.player.bank == 1
+
+
+def test_no_fourth_roll() -> None:
+    g = Game("yatzy", ["a"], seed=1)
+    g.roll()
+    g.roll()
+    g.roll()
+    with pytest.raises(IllegalActionError, match="no rolls left"):
+        g.roll()
+
+
+def test_bad_input_changes_nothing() -> None:
+    g = Game("yatzy", ["a", "b"], seed=5)
+    with pytest.raises(IllegalActionError, match="roll the dice"):
+        g.score("chance")
+    g.roll()
+    before = (g.to_json(), repr(g.state))
+    bad = [
+        (lambda: g.roll([7]), InvalidActionError),
+        (lambda: g.score("tower"), InvalidActionError),
+        (lambda: g.apply(Roll((), (1, 2))), InvalidActionError),
+        (lambda: g.apply(Score("chance", player=1)), IllegalActionError),
+        (lambda: g.roll([6, 6, 6, 6, 6, 6]), IllegalActionError),
+        (lambda: g.score("chance", [3]), InvalidActionError),
+    ]
+    for call, err in bad:
+        with pytest.raises(err):
+            call()
+        assert (g.to_json(), repr(g.state)) == before
+    g.score("chance")
+    g.roll()
+    g.score("ones")
+    g.roll()
+    with pytest.raises(IllegalActionError, match="already filled"):
+        g.score("chance")
+
+
+def test_forced_order_message() -> None:
+    g = Game("pakko", ["a"], seed=1)
+    g.roll()
+    with pytest.raises(IllegalActionError, match="next box is ones"):
+        g.score("chance")
+    up = Game(get_ruleset("tvungen", order="up"), ["a"], seed=1)
+    up.roll()
+    assert list(up.score_options()) == ["yatzy"]
+
+
+def test_must_keep_one() -> None:
+    g = Game(get_ruleset("yatzy", must_keep_one=True), ["a"], seed=1)
+    g.roll()
+    assert () not in g.legal_keeps()
+    with pytest.raises(IllegalActionError, match="keep at least one"):
+        g.roll()
+    g.roll(g.state.dice[:1])
+
+
+def test_undo_score_but_not_roll() -> None:
+    g = Game("yatzy", ["a", "b"], seed=9)
+    g.roll()
+    with pytest.raises(IllegalActionError, match="cannot be undone"):
+        g.undo()
+    dice = g.state.dice
+    g.score("chance")
+    g.undo()
+    assert g.state.dice == dice and "chance" not in g.player.card
+    g.score("ones")
+    assert g.state.players[0].card == {"ones": dice.count(1)}
+
+
+def test_seeded_games_repeat() -> None:
+    a, b = Game("yatzy", seed=42), Game("yatzy", seed=42)
+    assert [a.roll() for _ in range(3)] == [b.roll() for _ in range(3)]
+
+
+def test_loaded_game_continues_with_same_dice() -> None:
+    a = Game("yatzy", ["x"], seed=11)
+    a.roll()
+    a.score("chance")
+    b = Game.from_json(a.to_json())
+    assert a.roll() == b.roll()
+
+
+def test_player_count_and_names() -> None:
+    with pytest.raises(InvalidActionError, match="1..8"):
+        Game("yatzy", [f"p{i}" for i in range(9)])
+    with pytest.raises(UnknownRulesetError, match="known rulesets"):
+        get_ruleset("farkle")
+    with pytest.raises(InvalidActionError, match="options are"):
+        get_ruleset("yatzy", joker="free")
+    with pytest.raises(InvalidActionError, match="forced, free, none"):
+        get_ruleset("american", joker="wild")
+    assert get_ruleset("Maxi-Yatzy").name == "maxi"
+
+
+def test_yahtzee_jokers_and_bonus() -> None:
+    rs = get_ruleset("yahtzee")
+    card = {"yahtzee": 50, "fours": 8}
+    opts = rs.score_options(card, (4, 4, 4, 4, 4))
+    assert opts["full_house"] == 25 and opts["large_straight"] == 40 and "ones" not in opts
+    assert rs.score_options({"yahtzee": 50}, (4, 4, 4, 4, 4)) == {"fours": 20}
+    assert rs.extra_points(card, (4, 4, 4, 4, 4)) == 100
+    assert rs.extra_points({"yahtzee": 0}, (4, 4, 4, 4, 4)) == 0
+    free = get_ruleset("yahtzee", joker="free")
+    assert free.score_options({"yahtzee": 50}, (4, 4, 4, 4, 4))["full_house"] == 0
+    assert free.score_options(card, (4, 4, 4, 4, 4))["small_straight"] == 30
+    none = get_ruleset("yahtzee", joker="none")
+    assert none.score_options(card, (4, 4, 4, 4, 4))["full_house"] == 0
+    lower = {c: 0 for c in rs.category_ids if c not in ("ones", "twos", "fours")}
+    lower.update({"yahtzee": 50, "fours": 8})
+    assert rs.score_options(lower, (4, 4, 4, 4, 4)) == {"ones": 0, "twos": 0}

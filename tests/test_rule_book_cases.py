@@ -1,0 +1,89 @@
+"""Each decided edge case of the rule book, as stated there."""
+
+from __future__ import annotations
+
+import pytest
+
+from yatzy.dice import parse
+from yatzy.registry import get_ruleset
+
+
+def scores(rules: str, roll: str, **opts: object) -> dict[str, int]:
+    rs = get_ruleset(rules, **opts)
+    return rs.score_all(parse(roll, rs.dice))
+
+
+def test_five_fives() -> None:
+    s = scores("yatzy", "55555")
+    assert (s["one_pair"], s["three_of_a_kind"], s["four_of_a_kind"]) == (10, 15, 20)
+    assert (s["two_pairs"], s["full_house"], s["yatzy"]) == (0, 0, 50)
+
+
+def test_best_pair_two_pairs_full_house() -> None:
+    assert scores("yatzy", "66442")["one_pair"] == 12
+    s = scores("yatzy", "55533")
+    assert (s["two_pairs"], s["full_house"]) == (16, 21)
+    assert scores("yatzy", "66662")["two_pairs"] == 0
+
+
+def test_four_in_a_row_is_not_a_straight() -> None:
+    s = scores("yatzy", "12346")
+    assert s["small_straight"] == 0 and s["large_straight"] == 0
+    assert scores("yatzy", "23456")["large_straight"] == 20
+
+
+def test_seed_002_notation() -> None:
+    assert scores("yatzy", "66613")["three_of_a_kind"] == 18
+
+
+def test_house_rules() -> None:
+    assert scores("yatzy", "44444", full_house_accepts_yatzy=True)["full_house"] == 20
+    assert scores("yatzy", "44441", two_pairs_accepts_four=True)["two_pairs"] == 16
+
+
+def test_bonus_threshold_is_at_least_63() -> None:
+    rs = get_ruleset("yatzy")
+    card = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18}
+    assert rs.bonus_points(card) == {"bonus": 50}
+    card["sixes"] = 12
+    assert rs.bonus_points(card) == {"bonus": 0}
+    assert get_ruleset("forced", bonus_threshold=42).bonus_points(card) == {"bonus": 50}
+
+
+def test_maxi_six_of_a_kind_and_tower() -> None:
+    s = scores("maxi", "666666")
+    assert [s[c] for c in ("one_pair", "three_of_a_kind", "four_of_a_kind",
+                           "five_of_a_kind", "maxi_yatzy")] == [12, 18, 24, 30, 100]
+    assert [s[c] for c in ("two_pairs", "three_pairs", "full_house", "villa", "tower")] == [0] * 5
+    s = scores("maxi", "666655")
+    assert (s["full_house"], s["tower"], s["two_pairs"], s["three_pairs"], s["villa"]) == (
+        28, 34, 22, 0, 0)
+
+
+def test_maxi_bonus_option() -> None:
+    assert get_ruleset("maxi").bonuses[0].points == 100
+    rs = get_ruleset("maxi", bonus_threshold=75)
+    assert (rs.bonuses[0].threshold, rs.bonuses[0].points) == (75, 50)
+
+
+def test_yahtzee_lower_section() -> None:
+    s = scores("yahtzee", "12346")
+    assert (s["small_straight"], s["large_straight"]) == (30, 0)
+    s = scores("yahtzee", "33333")
+    assert (s["full_house"], s["small_straight"], s["three_of_a_kind"]) == (0, 0, 15)
+
+
+@pytest.mark.parametrize("roll,cat,points", [
+    ("45452", "two_pairs", 18),  # the sheet's errata: 18, not 20
+    ("33345", "n3", 9),
+    ("33345", "n9", 9),
+    ("66441", "n12", 12),
+    ("66661", "n12", 24),
+])
+def test_dozzy_with_all_tiles(roll: str, cat: str, points: int) -> None:
+    assert scores("dozzy", roll)[cat] == points
+
+
+def test_dozzy_max_total() -> None:
+    assert get_ruleset("dozzy").max_total == 538
+    assert get_ruleset("yatzy").max_total == 374

@@ -1,0 +1,141 @@
+"""The exact solver against published values, a brute force, and simulation."""
+
+from __future__ import annotations
+
+from functools import cache, partial
+from itertools import product
+
+import numpy as np
+import pytest
+
+from yatzy import scoring
+from yatzy.dice import all_rolls, counts, sub_multisets
+from yatzy.registry import get_ruleset
+from yatzy.rules import Bonus, Category, Ruleset
+from yatzy.solver.coach import Coach
+from yatzy.solver.simulate import simulate_optimal
+from yatzy.solver.solve import solve
+
+PUBLISHED = [
+    ("yatzy", {}, 248.4399894),
+    ("yatzy", {"full_house_accepts_yatzy": True}, 248.4680909),
+    ("yatzy", {"two_pairs_accepts_four": True}, 248.6440589),
+    ("yahtzee", {}, 254.5877287),
+    ("yahtzee", {"joker": "free"}, 254.5896095),
+    ("yahtzee", {"joker": "none"}, 253.9702412),
+    ("yahtzee", {"joker": "none", "yahtzee_bonus": False}, 245.8707745),
+    ("forced", {}, 122.5585274),
+    ("forced", {"order": "up"}, 122.5585274),
+    ("forced", {"bonus_threshold": 42}, 150.2167965),
+    ("forced", {"order": "up", "bonus_threshold": 42}, 150.2167965),
+]
+
+
+@pytest.mark.parametrize("name,opts,value", PUBLISHED)
+def test_published_values(name: str, opts: dict[str, object], value: float) -> None:
+    sol = solve(get_ruleset(name, **opts), use_cache=False)
+    assert abs(sol.expected_score - value) < 1e-4
+    assert sol.states > 0
+
+
+def tiny(*cats: Category, bonus: Bonus | None = None) -> Ruleset:
+    return Ruleset(name="yatzy", title="tiny", dice=5, categories=cats,
+                   bonuses=(bonus,) if bonus else ())
+
+
+SIXES = Category("sixes", "", 30, partial(scoring.upper, face=6), face=6)
+YATZY = Category("yatzy", "", 50, partial(scoring.all_same, points=50))
+PAIR = Category("one_pair", "", 12, partial(scoring.of_a_kind, n=2))
+
+
+def brute_force(rs: Ruleset) -> float:
+    """Expectimax over every roll sequence and keep, written without the solver's tricks."""
+    ids = rs.category_ids
+    bonus = rs.bonuses[0] if rs.bonuses else None
+
+    @cache
+    def rolled(keep: tuple[int, ...], left: int, filled: frozenset[str], upper: int) -> float:
+        m = 5 - len(keep)
+        total = 0.0
+        for outcome in product(range(1, 7), repeat=m):
+            total += turn(tuple(sorted(keep + outcome)), left, filled, upper)
+        return total / 6**m
+
+    @cache
+    def turn(dice: tuple[int, ...], left: int, filled: frozenset[str], upper: int) -> float:
+        best = -1.0
+        for c in ids:
+            if c in filled:
+                continue
+            pts = rs.by_id[c].score(counts(dice))
+            up = upper + (pts if bonus and c in bonus.categories else 0)
+            best = max(best, pts + start(filled | {c}, up))
+        if left:
+            for k in sub_multisets(dice):
+                best = max(best, rolled(k, left - 1, filled, upper))
+        return best
+
+    @cache
+    def start(filled: frozenset[str], upper: int) -> float:
+        if len(filled) == len(ids):
+            return float(bonus.points if bonus and upper >= bonus.threshold else 0)
+        return rolled((), 2, filled, upper)
+
+    return start(frozenset(), 0)
+
+
+@pytest.mark.parametrize("cats,bonus", [
+    ((YATZY,), None),
+    ((SIXES,), Bonus("bonus", ("sixes",), 18, 40)),
+    ((PAIR, SIXES), Bonus("bonus", ("sixes",), 24, 25)),
+])
+def test_brute_force_agrees(cats: tuple[Category, ...], bonus: Bonus | None) -> None:
+    rs = tiny(*cats, bonus=bonus)
+    assert abs(solve(rs, use_cache=False).expected_score - brute_force(rs)) < 1e-4
+
+
+def test_yatzy_in_one_turn_is_known() -> None:
+    # The chance of five of a kind within three rolls is 2783176 / 6**10 (a classic result).
+    assert abs(brute_force(tiny(YATZY)) / 50 - 2783176 / 6**10) < 1e-9
+
+
+def test_cache_round_trip() -> None:
+    rs = get_ruleset("kids")
+    a = solve(rs)
+    b = solve(rs)
+    assert isinstance(b.values, np.memmap)
+    assert b.expected_score == a.expected_score
+
+
+@pytest.mark.parametrize("name,opts,games", [("yatzy", {}, 20000), ("yahtzee", {}, 20000),
+                                             ("osto", {"bank_cap": 1}, 10000)])
+def test_optimal_simulation_matches_value(name: str, opts: dict[str, object], games: int) -> None:
+    sol = solve(get_ruleset(name, **opts))
+    summary = simulate_optimal(sol, games, seed=7)
+    assert abs(summary.mean - sol.expected_score) < 3 * summary.std_error
+
+
+def test_coach_ranks_and_odds() -> None:
+    coach = Coach(solve(get_ruleset("yatzy")))
+    pos = coach.position([], (1, 2, 3, 4, 6), 2, upper=0)
+    options = coach.options(pos)
+    assert options[0].regret == 0
+    assert all(a.value >= b.value for a, b in zip(options, options[1:], strict=False))
+    keeps = {o.action: o for o in options}
+    odds = dict(keeps["keep 1 2 3 4"].odds)
+    assert abs(odds["small_straight"] - (1 - (5 / 6) ** 2)) < 1e-6
+    assert len([o for o in options if o.action.startswith("keep")]) == len(
+        sub_multisets((1, 2, 3, 4, 6))) - 1
+    assert {o.action for o in options if o.action.startswith("score")} == {
+        f"score {c}" for c in coach.ids}
+
+
+def test_coach_value_is_consistent_with_start_value() -> None:
+    sol = solve(get_ruleset("yatzy"))
+    coach = Coach(sol)
+    expected = 0.0
+    from yatzy.dice import probability
+
+    for r in all_rolls(5):
+        expected += probability(r) * coach.best(coach.position([], r, 2, upper=0)).value
+    assert abs(expected - sol.expected_score) < 1e-3
