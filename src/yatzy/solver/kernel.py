@@ -207,6 +207,93 @@ def turn_tables(m, a, u, V, score, is_upper, open_bits, cap, n, child, sub, star
     return S_out, EX
 
 
+@njit(cache=True, fastmath=FAST)
+def _score_scalar(Srow, m, a, u, V, score, is_upper, cap, mode, ycat, jok, five_face, extra_bonus,
+                  next_aux, cats, n_open):  # noqa: ANN001, ANN201
+    """Srow[r]: best value of scoring roll r now from (m, a, u) — one upper total only."""
+    NR = score.shape[1]
+    yfilled = mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1
+    for r in range(NR):
+        best = NEG
+        joker = yfilled and five_face[r] > 0
+        if joker:
+            bonus = np.float32(extra_bonus if a == 1 else 0.0)
+            for c in range(score.shape[0]):
+                pts = jok[m, five_face[r] - 1, c]
+                if pts < 0:
+                    continue
+                u2 = min(u + pts, cap) if is_upper[c] else u
+                v = np.float32(pts) + bonus + V[m | (1 << c), a, u2]
+                if v > best:
+                    best = v
+        else:
+            for i in range(n_open):
+                c = cats[i]
+                pts = score[c, r]
+                a2 = next_aux
+                if mode == MODE_YAHTZEE:
+                    a2 = a
+                    if c == ycat:
+                        a2 = 1 if pts > 0 else 0
+                u2 = min(u + pts, cap) if is_upper[c] else u
+                v = np.float32(pts) + V[m | (1 << c), a2, u2]
+                if v > best:
+                    best = v
+        Srow[r] = best
+
+
+@njit(cache=True, fastmath=FAST)
+def turn_scalar(m, a, u, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
+                jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, S_out, EX, X, L):  # noqa: ANN001, ANN201
+    """turn_tables for one state with flat, preallocated arrays (the simulator's hot path)."""
+    NK = child.shape[0]
+    NR = score.shape[1]
+    full0 = start[n]
+    levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
+    cats = np.empty(score.shape[0], dtype=np.int64)
+    n_open = 0
+    for c in range(score.shape[0]):
+        if (open_bits[m] >> c) & 1:
+            cats[n_open] = c
+            n_open += 1
+    _score_scalar(S_out[0], m, a, u, V, score, is_upper, cap, mode, ycat, jok, five_face,
+                  extra_bonus, 0, cats, n_open)
+    for r in range(NR):
+        L[r] = S_out[0, r]
+    six = np.float32(6.0)
+    for j in range(1, levels + 2):
+        for r in range(NR):
+            X[full0 + r] = L[r]
+        for k in range(full0 - 1, -1, -1):
+            X[k] = (X[child[k, 0]] + X[child[k, 1]] + X[child[k, 2]] + X[child[k, 3]]
+                    + X[child[k, 4]] + X[child[k, 5]]) / six
+        for k in range(NK):
+            EX[j - 1, k] = X[k]
+        if j > levels:
+            break
+        if mode == MODE_BANK and j <= bank_cap:
+            _score_scalar(S_out[j], m, a, u, V, score, is_upper, cap, mode, ycat, jok, five_face,
+                          extra_bonus, j, cats, n_open)
+        else:
+            for r in range(NR):
+                S_out[j, r] = S_out[j - 1, r]
+        for r in range(NR):
+            X[full0 + r] = max(S_out[j, r], L[r])
+        # best keep reachable from each keep: a max over one-die removals, smallest first
+        for k in range(NK):
+            if k == 0 and must_keep_one:
+                X[k] = NEG
+            best = X[k]
+            for f in range(6):
+                i = sub[k, f]
+                if i >= 0 and X[i] > best:
+                    best = X[i]
+            X[k] = best
+        for r in range(NR):
+            L[r] = X[full0 + r]
+    return S_out, EX
+
+
 @njit(cache=True)
 def _next_u64(state):  # noqa: ANN001, ANN201
     """splitmix64: returns (new state, output)."""
@@ -234,16 +321,23 @@ def simulate_optimal(n_games, seed, V, score, is_upper, open_bits, cap, n, child
     """Play n_games with the optimal policy; returns each game's final score."""
     out = np.zeros(n_games, dtype=np.int64)
     full0 = start[n]
+    levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
     for g in prange(n_games):
+        S_buf = np.empty((levels + 1, score.shape[1]), dtype=np.float32)
+        EX_buf = np.empty((levels + 1, child.shape[0]), dtype=np.float32)
+        X_buf = np.empty(child.shape[0], dtype=np.float32)
+        L_buf = np.empty(score.shape[1], dtype=np.float32)
+        stack = np.empty(64, dtype=np.int64)
+        seen = np.zeros(child.shape[0], dtype=np.bool_)
         rng = np.uint64(seed) * np.uint64(1000003) + np.uint64(g) * np.uint64(0x632BE59BD9B4E019)
         m = 0
         a = 0
         u = 0
         total = 0
         for _turn in range(n_cat):
-            S, EX = turn_tables(m, a, u, V, score, is_upper, open_bits, cap, n, child, sub,
+            S, EX = turn_scalar(m, a, u, V, score, is_upper, open_bits, cap, n, child, sub,
                                 start, mode, ycat, jok, five_face, extra_bonus, rolls,
-                                bank_cap, must_keep_one)
+                                bank_cap, must_keep_one, S_buf, EX_buf, X_buf, L_buf)
             left = rolls - 1 + (a if mode == MODE_BANK else 0)
             kept = 0  # keep index
             while True:
@@ -257,8 +351,7 @@ def simulate_optimal(n_games, seed, V, score, is_upper, open_bits, cap, n, child
                 # best keep among sub-multisets of roll r, against scoring now
                 best_v = S[left, r]
                 best_k = -1
-                stack = np.empty(64, dtype=np.int64)
-                seen = np.zeros(child.shape[0], dtype=np.bool_)
+                seen[:] = False
                 top = 0
                 stack[0] = k
                 top = 1
