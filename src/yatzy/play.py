@@ -61,7 +61,7 @@ def parse_command(game: Game, line: str) -> Action | str:
     if verb in ("s", "score"):
         if not args:
             return "help"
-        options = sorted(game.score_options())
+        options = list(game.score_options())  # card order, as listed on screen
         target = args[0]
         if target.isdigit() and 1 <= int(target) <= len(options):
             target = options[int(target) - 1]
@@ -95,7 +95,7 @@ def hot_seat(game: Game, seats: list[str], lang: str = "en",
                   + (f"  tiles out: {sorted(st.out)}" if game.ruleset.uses_board else ""))
         if st.dice is not None:
             opts = game.score_options()
-            con.print("  ".join(f"{n}.{c}={v}" for n, (c, v) in enumerate(sorted(opts.items()), 1)))
+            con.print("  ".join(f"{n}.{c}={v}" for n, (c, v) in enumerate(opts.items(), 1)))
         else:
             con.print(f"You may bring {game.may_restore()} tiles back ('b 11 12'), or 'r' to roll.")
         try:
