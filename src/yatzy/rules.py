@@ -66,7 +66,6 @@ class Ruleset:
     bank_cap: int | None = None
     """With saved rolls: most rolls a player may hold in the bank (None: no cap)."""
     must_keep_one: bool = False
-    notes: tuple[str, ...] = ()
 
     # ---- lookup -------------------------------------------------------------------
     @cached_property

@@ -12,7 +12,6 @@ from ..errors import IllegalActionError, InvalidActionError
 from ..game import Game
 from . import kernel
 from .solve import Solution
-from .spec import SolverSpec
 
 
 @dataclass(frozen=True)
@@ -46,16 +45,6 @@ class Option:
         return d
 
 
-def _args(spec: SolverSpec) -> tuple:  # type: ignore[type-arg]
-    is_upper, cap, _ = spec.bonus
-    _, _, start = spec.keeps
-    child, sub = spec.child_sub
-    ycat, jok, five, extra = spec.yahtzee
-    return (spec.score, is_upper, spec.open_bits, cap, spec.n, child, sub, start, spec.mode,
-            ycat, jok, five, np.float32(extra), spec.ruleset.rolls_per_turn, spec.bank_cap,
-            spec.ruleset.must_keep_one)
-
-
 class Coach:
     """Ranks options with a solved table; also the engine behind the optimal bot."""
 
@@ -63,7 +52,6 @@ class Coach:
         self.solution = solution
         self.spec = solution.spec
         self.ids = list(self.spec.ruleset.category_ids)
-        self._args = _args(self.spec)
         self._values = np.ascontiguousarray(solution.values)
 
     # ---- positions --------------------------------------------------------------------
@@ -74,7 +62,7 @@ class Coach:
         if len(names) == len(self.ids):
             raise IllegalActionError("every box is filled; the game is over")
         d = rs.check_dice(dice)
-        levels = rs.rolls_per_turn - 1 + (self.spec.bank_cap if rs.saved_rolls else 0)
+        levels = self.spec.levels
         if not 0 <= rolls_left <= levels:
             raise InvalidActionError(f"rolls left must be 0..{levels} here, got {rolls_left}")
         if upper is None or upper < 0:
@@ -92,7 +80,7 @@ class Coach:
         upper = sum(v for c, v in p.card.items() if is_upper[self.ids.index(c)])
         if rs.saved_rolls:
             aux = min(p.bank, self.spec.bank_cap)
-            rolls_left = min(game.rolls_left, rs.rolls_per_turn - 1 + self.spec.bank_cap)
+            rolls_left = min(game.rolls_left, self.spec.levels)
         else:
             aux = 1 if self.spec.n_aux == 2 and p.card.get("yahtzee") == 50 else 0
             rolls_left = game.rolls_left
@@ -107,8 +95,12 @@ class Coach:
         spec = self.spec
         _, cap, _ = spec.bonus
         m, u = self._mask(pos), min(pos.upper, cap)
-        _, index, _ = spec.keeps
-        S, EX = kernel.turn_tables(m, pos.aux, u, self._values, *self._args)
+        keeps, index, _ = spec.keeps
+        S = np.empty((spec.levels + 1, len(spec.rolls)), dtype=np.float32)
+        EX = np.empty((spec.levels + 1, len(keeps)), dtype=np.float32)
+        kernel.turn_scalar(m, pos.aux, u, self._values, *spec.kernel_args, S, EX,
+                           np.empty(len(keeps), dtype=np.float32),
+                           np.empty(len(spec.rolls), dtype=np.float32))
         raw: list[tuple[str, float, Dice | None]] = []
         if pos.rolls_left > 0:
             for k in sub_multisets(pos.dice):

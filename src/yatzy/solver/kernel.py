@@ -23,44 +23,44 @@ FAST = {"nnan", "ninf", "nsz", "contract"}
 
 
 @njit(cache=True, fastmath=FAST)
-def expect(X, child, start, n, U, u0=0):  # noqa: ANN001, ANN201
+def expect(X, child, start, n, U):  # noqa: ANN001, ANN201
     """Fill X[k] for keeps smaller than n with the mean over one more die."""
     six = np.float32(6.0)
     for s in range(n - 1, -1, -1):
         for k in range(start[s], start[s + 1]):
             c0, c1, c2 = child[k, 0], child[k, 1], child[k, 2]
             c3, c4, c5 = child[k, 3], child[k, 4], child[k, 5]
-            for u in range(u0, U):
+            for u in range(U):
                 X[k, u] = (X[c0, u] + X[c1, u] + X[c2, u] + X[c3, u] + X[c4, u] + X[c5, u]) / six
 
 
 @njit(cache=True, fastmath=FAST)
-def best_keeps(X, M, sub, start, n, U, must_keep_one, u0=0):  # noqa: ANN001, ANN201
+def best_keeps(X, M, sub, start, n, U, must_keep_one):  # noqa: ANN001, ANN201
     """M[k] = best of X over every sub-multiset of keep k (k itself included)."""
     for s in range(0, n + 1):
         for k in range(start[s], start[s + 1]):
             if s == 0 and must_keep_one:
-                for u in range(u0, U):
+                for u in range(U):
                     M[k, u] = NEG
             else:
-                for u in range(u0, U):
+                for u in range(U):
                     M[k, u] = X[k, u]
             for f in range(6):
                 j = sub[k, f]
                 if j >= 0:
-                    for u in range(u0, U):
+                    for u in range(U):
                         if M[j, u] > M[k, u]:
                             M[k, u] = M[j, u]
 
 
 @njit(cache=True, fastmath=FAST)
 def score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
-               extra_bonus, next_aux, u0=0):  # noqa: ANN001, ANN201
+               extra_bonus, next_aux):  # noqa: ANN001, ANN201
     """S[r, u]: best value of scoring roll r now, from (m, a, u), next state's aux next_aux."""
     C, NR = score.shape
     opn = open_bits[m]
     for r in range(NR):
-        for u in range(u0, U):
+        for u in range(U):
             S[r, u] = NEG
         joker = mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1
         bonus = np.float32(extra_bonus if (joker and a == 1) else 0.0)
@@ -85,9 +85,9 @@ def score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, 
                 lim = cap - pts
                 if lim > U:
                     lim = U
-                if lim < u0:
-                    lim = u0
-                for u in range(u0, lim):
+                if lim < 0:
+                    lim = 0
+                for u in range(lim):
                     v = base + row[u + pts]
                     if v > S[r, u]:
                         S[r, u] = v
@@ -96,15 +96,15 @@ def score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, 
                     if top > S[r, u]:
                         S[r, u] = top
             else:
-                for u in range(u0, U):
+                for u in range(U):
                     v = base + row[u]
                     if v > S[r, u]:
                         S[r, u] = v
 
 
 @njit(cache=True, fastmath=FAST)
-def solve_mask(m, V, score, is_upper, open_bits, umax, cap, n, child, sub, start, mode,
-               ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one):  # noqa: ANN001, ANN201
+def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
+               ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, umax):  # noqa: ANN001, ANN201
     """Solve every (aux, u) of one mask from the values of the masks after it."""
     NK = child.shape[0]
     NR = score.shape[1]
@@ -155,56 +155,12 @@ def solve_mask(m, V, score, is_upper, open_bits, umax, cap, n, child, sub, start
 
 
 @njit(cache=True, parallel=True)
-def solve_layer(masks, V, score, is_upper, open_bits, umax, cap, n, child, sub, start, mode,
-                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one):  # noqa: ANN001, ANN201
+def solve_layer(masks, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
+                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, umax):  # noqa: ANN001, ANN201
     """Solve every mask of one layer (same number of filled boxes) in parallel."""
     for i in prange(masks.shape[0]):
-        solve_mask(masks[i], V, score, is_upper, open_bits, umax, cap, n, child, sub, start,
-                   mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one)
-
-
-@njit(cache=True, fastmath=FAST)
-def turn_tables(m, a, u, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
-                jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one):  # noqa: ANN001, ANN201
-    """One state's turn, for its own upper total only.
-
-    Returns (S, EX): S[j, r] is the best value of scoring roll r with j rolls still left,
-    EX[j, k] the expected value of keeping k and rolling with j rolls left after that roll.
-    """
-    NK = child.shape[0]
-    NR = score.shape[1]
-    U = u + 1
-    full0 = start[n]
-    levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
-    X = np.empty((NK, U), dtype=np.float32)
-    M = np.empty((NK, U), dtype=np.float32)
-    S = np.empty((NR, U), dtype=np.float32)
-    L = np.empty((NR, U), dtype=np.float32)
-    S_out = np.empty((levels + 1, NR), dtype=np.float32)
-    EX = np.empty((levels + 1, NK), dtype=np.float32)
-    score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
-               extra_bonus, 0, u)
-    for r in range(NR):
-        L[r, u] = S[r, u]
-        S_out[0, r] = S[r, u]
-    for j in range(1, levels + 2):
-        for r in range(NR):
-            X[full0 + r, u] = L[r, u]
-        expect(X, child, start, n, U, u)
-        for k in range(NK):
-            EX[j - 1, k] = X[k, u]
-        if j > levels:
-            break
-        if mode == MODE_BANK and j <= bank_cap:
-            score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok,
-                       five_face, extra_bonus, j, u)
-        for r in range(NR):
-            S_out[j, r] = S[r, u]
-            X[full0 + r, u] = max(S[r, u], L[r, u])
-        best_keeps(X, M, sub, start, n, U, must_keep_one, u)
-        for r in range(NR):
-            L[r, u] = M[full0 + r, u]
-    return S_out, EX
+        solve_mask(masks[i], V, score, is_upper, open_bits, cap, n, child, sub, start,
+                   mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, umax)
 
 
 @njit(cache=True, fastmath=FAST)
@@ -245,7 +201,12 @@ def _score_scalar(Srow, m, a, u, V, score, is_upper, cap, mode, ycat, jok, five_
 @njit(cache=True, fastmath=FAST)
 def turn_scalar(m, a, u, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
                 jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, S_out, EX, X, L):  # noqa: ANN001, ANN201
-    """turn_tables for one state with flat, preallocated arrays (the simulator's hot path)."""
+    """One state's turn, for its own upper total only, in flat preallocated arrays.
+
+    Fills and returns (S, EX): S[j, r] is the best value of scoring roll r with j rolls
+    still left, EX[j, k] the expected value of keeping k and rolling with j rolls left
+    after that roll. The coach and the simulator's hot path both use it.
+    """
     NK = child.shape[0]
     NR = score.shape[1]
     full0 = start[n]
@@ -317,7 +278,7 @@ def _die(state):  # noqa: ANN001, ANN201
 @njit(cache=True, parallel=True)
 def simulate_optimal(n_games, seed, V, score, is_upper, open_bits, cap, n, child, sub, start,
                      mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one,
-                     bonus_points, add_index, n_cat):  # noqa: ANN001, ANN201
+                     bonus_points):  # noqa: ANN001, ANN201
     """Play n_games with the optimal policy; returns each game's final score."""
     out = np.zeros(n_games, dtype=np.int64)
     full0 = start[n]
@@ -334,7 +295,7 @@ def simulate_optimal(n_games, seed, V, score, is_upper, open_bits, cap, n, child
         a = 0
         u = 0
         total = 0
-        for _turn in range(n_cat):
+        for _turn in range(score.shape[0]):
             S, EX = turn_scalar(m, a, u, V, score, is_upper, open_bits, cap, n, child, sub,
                                 start, mode, ycat, jok, five_face, extra_bonus, rolls,
                                 bank_cap, must_keep_one, S_buf, EX_buf, X_buf, L_buf)
@@ -344,7 +305,7 @@ def simulate_optimal(n_games, seed, V, score, is_upper, open_bits, cap, n, child
                 k = kept
                 while k < full0:  # roll the missing dice one at a time
                     rng, f = _die(rng)
-                    k = add_index[k, f - 1]
+                    k = child[k, f - 1]
                 r = k - full0
                 if left == 0:
                     break

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernel
-from .coach import _args
 from .solve import Solution
 
 
@@ -42,12 +41,8 @@ class Summary:
 def simulate_optimal(solution: Solution, games: int, seed: int = 0) -> Summary:
     """Final scores of ``games`` solo games of optimal play (both cores)."""
     spec = solution.spec
-    score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat, jok, five, extra, rolls, \
-        bank_cap, mko = _args(spec)
     values = np.ascontiguousarray(solution.values)
-    out = kernel.simulate_optimal(games, seed, values, score, is_upper, open_bits, cap, n, child,
-                                  sub, start, mode, ycat, jok, five, extra, rolls, bank_cap, mko,
-                                  spec.bonus[2], child, spec.n_cat)
+    out = kernel.simulate_optimal(games, seed, values, *spec.kernel_args, spec.bonus[2])
     return Summary(out)
 
 

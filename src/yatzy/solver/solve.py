@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,8 +25,6 @@ Progress = Callable[[int, int], None]
 
 def cache_dir() -> Path:
     """Where value tables live: the user's cache folder (or $YATZY_CACHE_DIR)."""
-    import os
-
     env = os.environ.get("YATZY_CACHE_DIR")
     return Path(env) if env else Path(platformdirs.user_cache_dir("yatzy"))
 
@@ -54,10 +53,6 @@ class Solution:
     def expected_score(self) -> float:
         """Expected final score of optimal play from the empty card."""
         return float(self.values[0, 0, 0])
-
-    def value(self, mask: int, aux: int, upper: int) -> float:
-        cap = self.spec.bonus[1]
-        return float(self.values[mask, aux, min(upper, cap)])
 
 
 def table_key(spec: SolverSpec) -> str:
@@ -97,25 +92,17 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
 
 def build(spec: SolverSpec, progress: Progress | None = None) -> np.ndarray:
     """Run the DP layer by layer, fullest cards first."""
-    is_upper, cap, bonus_points = spec.bonus
+    _, cap, bonus_points = spec.bonus
     n_masks = 1 << spec.n_cat
     values = np.zeros((n_masks, spec.n_aux, cap + 1), dtype=np.float32)
     values[spec.full_mask, :, cap] = bonus_points
-    if cap == 0:
-        values[spec.full_mask, :, 0] = bonus_points
-    _, _, start = spec.keeps
-    child, sub = spec.child_sub
-    ycat, jok, five, extra = spec.yahtzee
     masks = spec.reachable_masks
     pop = np.array([bin(int(m)).count("1") for m in masks])
     total = int((masks != spec.full_mask).sum())
     done = 0
     for filled in range(spec.n_cat - 1, -1, -1):
         layer = masks[pop == filled].astype(np.int64)
-        kernel.solve_layer(layer, values, spec.score, is_upper, spec.open_bits, spec.umax, cap,
-                           spec.n, child, sub, start, spec.mode, ycat, jok, five,
-                           np.float32(extra), spec.ruleset.rolls_per_turn, spec.bank_cap,
-                           spec.ruleset.must_keep_one)
+        kernel.solve_layer(layer, values, *spec.kernel_args, spec.umax)
         done += len(layer)
         if progress is not None:
             progress(done, total)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -19,6 +20,27 @@ from ..rules import Ruleset, YahtzeeRuleset
 from .kernel import MODE_BANK, MODE_PLAIN, MODE_YAHTZEE
 
 DEFAULT_BANK_CAP = 4
+
+
+class KernelArgs(NamedTuple):
+    """What every kernel takes after the state and the value table, in its order."""
+
+    score: np.ndarray
+    is_upper: np.ndarray
+    open_bits: np.ndarray
+    cap: int
+    n: int
+    child: np.ndarray
+    sub: np.ndarray
+    start: np.ndarray
+    mode: int
+    ycat: int
+    jok: np.ndarray
+    five_face: np.ndarray
+    extra_bonus: Any
+    rolls: int
+    bank_cap: int
+    must_keep_one: bool
 
 
 def keep_index(n: int) -> tuple[list[Dice], dict[Dice, int], np.ndarray]:
@@ -66,9 +88,22 @@ class SolverSpec:
     def rolls(self) -> tuple[Dice, ...]:
         return all_rolls(self.n)
 
+    @property
+    def levels(self) -> int:
+        """Most rolls that can remain after a turn's first roll (saved rolls included)."""
+        return self.ruleset.rolls_per_turn - 1 + (self.bank_cap if self.mode == MODE_BANK else 0)
+
     @cached_property
-    def roll_index(self) -> dict[Dice, int]:
-        return {r: i for i, r in enumerate(self.rolls)}
+    def kernel_args(self) -> KernelArgs:
+        """The kernels' shared arguments for this ruleset."""
+        is_upper, cap, _ = self.bonus
+        _, _, start = self.keeps
+        child, sub = self.child_sub
+        ycat, jok, five, extra = self.yahtzee
+        return KernelArgs(self.score, is_upper, self.open_bits, cap, self.n, child, sub, start,
+                          self.mode, ycat, jok, five, np.float32(extra),
+                          self.ruleset.rolls_per_turn, self.bank_cap,
+                          self.ruleset.must_keep_one)
 
     @cached_property
     def child_sub(self) -> tuple[np.ndarray, np.ndarray]:
