@@ -27,11 +27,14 @@ def _tile_return(game: Game, category: str, rng: random.Random | None = None) ->
     return tuple(sorted(max(options, key=lambda s: (len(s), sorted(s, reverse=True)))))  # type: ignore[arg-type]
 
 
-def _restore(game: Game) -> Restore | None:
+def _opening(game: Game) -> Action | None:
+    """The move before any choice of dice: bring the highest tiles back (DOZZY), then roll."""
     n = game.may_restore()
-    if not n:
-        return None
-    return Restore(tuple(sorted(game.state.out, reverse=True)[:n]))
+    if n:
+        return Restore(tuple(sorted(game.state.out, reverse=True)[:n]))
+    if game.state.dice is None:
+        return Roll()
+    return None
 
 
 class RandomBot:
@@ -54,12 +57,11 @@ class GreedyBot:
     """The beginner: chases the most common face and takes the most points now."""
 
     def act(self, game: Game) -> Action:
-        restore = _restore(game)
-        if restore is not None:
-            return restore
+        opening = _opening(game)
+        if opening is not None:
+            return opening
         dice = game.state.dice
-        if dice is None:
-            return Roll()
+        assert dice is not None
         options = game.score_options()
         rs = game.ruleset
         best = max(options, key=lambda c: (options[c] / max(1, rs.by_id[c].max), options[c]))
@@ -110,12 +112,11 @@ class DozzyBot:
     """A DOZZY heuristic: points now, weighed against the tiles a move sends out."""
 
     def act(self, game: Game) -> Action:
-        restore = _restore(game)
-        if restore is not None:
-            return restore
+        opening = _opening(game)
+        if opening is not None:
+            return opening
         dice = game.state.dice
-        if dice is None:
-            return Roll()
+        assert dice is not None
         rs = game.ruleset
         options = game.score_options()
 
