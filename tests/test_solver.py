@@ -130,12 +130,25 @@ def test_coach_ranks_and_odds() -> None:
         f"score {c}" for c in coach.ids}
 
 
-def test_coach_value_is_consistent_with_start_value() -> None:
-    sol = solve(get_ruleset("yatzy"))
-    coach = Coach(sol)
-    expected = 0.0
+@pytest.mark.parametrize("name,opts,filled,upper,aux", [
+    ("yatzy", {}, [], 0, 0),
+    ("yatzy", {}, ["ones", "yatzy", "fours"], 9, 0),
+    ("yahtzee", {}, ["yahtzee", "sixes"], 24, 1),
+    ("yahtzee", {"joker": "free"}, ["yahtzee", "chance"], 0, 0),
+    ("osto", {"bank_cap": 2}, ["ones", "chance"], 3, 2),
+    ("forced", {}, ["ones", "twos"], 5, 0),
+])
+def test_coach_agrees_with_solver_table(name: str, opts: dict[str, object], filled: list[str],
+                                        upper: int, aux: int) -> None:
+    """The coach's turn (the simulator's kernel) averaged over the first roll is the table's value."""
     from yatzy.dice import probability
 
-    for r in all_rolls(5):
-        expected += probability(r) * coach.best(coach.position([], r, 2, upper=0)).value
-    assert abs(expected - sol.expected_score) < 1e-3
+    sol = solve(get_ruleset(name, **opts))
+    coach = Coach(sol)
+    rolls_left = sol.ruleset.rolls_per_turn - 1 + (aux if sol.ruleset.saved_rolls else 0)
+    expected = 0.0
+    for r in all_rolls(sol.ruleset.dice):
+        pos = coach.position(filled, r, rolls_left, upper=upper, aux=aux)
+        expected += probability(r) * coach.best(pos).value
+    mask = sum(1 << coach.ids.index(c) for c in filled)
+    assert abs(expected - float(sol.values[mask, aux, min(upper, sol.spec.bonus[1])])) < 1e-3

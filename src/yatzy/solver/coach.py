@@ -10,7 +10,7 @@ import numpy as np
 from ..dice import Dice, sub_multisets
 from ..errors import IllegalActionError, InvalidActionError
 from ..game import Game
-from . import kernel
+from . import kernel, playout
 from .solve import Solution
 
 
@@ -98,9 +98,8 @@ class Coach:
         keeps, index, _ = spec.keeps
         S = np.empty((spec.levels + 1, len(spec.rolls)), dtype=np.float32)
         EX = np.empty((spec.levels + 1, len(keeps)), dtype=np.float32)
-        kernel.turn_scalar(m, pos.aux, u, self._values, *spec.kernel_args, S, EX,
-                           np.empty(len(keeps), dtype=np.float32),
-                           np.empty(len(spec.rolls), dtype=np.float32))
+        playout.lean_turn(m, pos.aux, u, pos.rolls_left, self._values, *spec.kernel_args, S, EX,
+                          np.empty(len(keeps), dtype=np.float32))
         raw: list[tuple[str, float, Dice | None]] = []
         if pos.rolls_left > 0:
             for k in sub_multisets(pos.dice):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernel
+from . import playout
 from .solve import Solution
 
 
@@ -41,8 +41,8 @@ class Summary:
 def simulate_optimal(solution: Solution, games: int, seed: int = 0) -> Summary:
     """Final scores of ``games`` solo games of optimal play (both cores)."""
     spec = solution.spec
-    values = np.ascontiguousarray(solution.values)
-    out = kernel.simulate_optimal(games, seed, values, *spec.kernel_args, spec.bonus[2])
+    out = playout.simulate(games, seed, np.ascontiguousarray(solution.values), *spec.kernel_args,
+                           spec.bonus[2], *spec.sub_lists[2:])
     return Summary(out)
 
 

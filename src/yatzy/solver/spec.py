@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from ..dice import Dice, all_rolls
+from ..dice import Dice, all_rolls, sub_multisets
 from ..errors import InvalidActionError
 from ..rules import Ruleset, YahtzeeRuleset
 from .kernel import MODE_BANK, MODE_PLAIN, MODE_YAHTZEE
@@ -41,6 +41,8 @@ class KernelArgs(NamedTuple):
     rolls: int
     bank_cap: int
     must_keep_one: bool
+    sub_ptr: np.ndarray
+    sub_idx: np.ndarray
 
 
 def keep_index(n: int) -> tuple[list[Dice], dict[Dice, int], np.ndarray]:
@@ -103,7 +105,7 @@ class SolverSpec:
         return KernelArgs(self.score, is_upper, self.open_bits, cap, self.n, child, sub, start,
                           self.mode, ycat, jok, five, np.float32(extra),
                           self.ruleset.rolls_per_turn, self.bank_cap,
-                          self.ruleset.must_keep_one)
+                          self.ruleset.must_keep_one, *self.sub_lists[:2])
 
     @cached_property
     def child_sub(self) -> tuple[np.ndarray, np.ndarray]:
@@ -119,6 +121,20 @@ class SolverSpec:
                     lst.remove(f)
                     sub[i, f - 1] = index[tuple(lst)]
         return child, sub
+
+    @cached_property
+    def sub_lists(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """CSR lists for the simulator: each keep's one-die removals, each roll's sub-keeps.
+
+        (sub_ptr, sub_idx, roll_ptr, roll_subs): keep k's removals are
+        sub_idx[sub_ptr[k]:sub_ptr[k+1]]; roll r's keeps (itself and the empty keep
+        included) are roll_subs[roll_ptr[r]:roll_ptr[r+1]].
+        """
+        keeps, index, _ = self.keeps
+        _, sub = self.child_sub
+        removals = [[int(j) for j in row if j >= 0] for row in sub]
+        per_roll = [sorted(index[k] for k in sub_multisets(r)) for r in self.rolls]
+        return (*_csr(removals), *_csr(per_roll))
 
     @cached_property
     def score(self) -> np.ndarray:
@@ -221,6 +237,12 @@ class SolverSpec:
             has_y = (np.arange(1 << self.n_cat) >> self.yahtzee[0]) & 1
             return int((per_mask * (1 + has_y)).sum())
         return int(per_mask.sum()) * self.n_aux
+
+
+def _csr(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    ptr = np.zeros(len(lists) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(x) for x in lists])
+    return ptr, np.array([i for x in lists for i in x], dtype=np.int64)
 
 
 @njit(cache=True)

@@ -1,0 +1,237 @@
+"""The simulator's kernel: many games of optimal play, lean per-turn work.
+
+A simulated turn needs much less than the solver's full turn: only the levels the turn
+can still use, scores for every roll computed box by box (vector loops over rolls), the
+best keep of a roll picked from a precomputed list of its sub-multisets, and the empty
+card's first turn computed once for all games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .kernel import FAST, MODE_BANK, MODE_YAHTZEE, NEG
+
+
+@njit(cache=True)
+def _next_u64(state):  # noqa: ANN001, ANN201
+    """splitmix64: returns (new state, output)."""
+    state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _die(state):  # noqa: ANN001, ANN201
+    """An unbiased face 1..6: top three bits of a 64-bit draw, rejecting 6 and 7."""
+    while True:
+        state, z = _next_u64(state)
+        v = z >> np.uint64(61)
+        if v < 6:
+            return state, int(v) + 1
+
+
+@njit(cache=True, fastmath=FAST)
+def score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
+                extra_bonus, next_aux):  # noqa: ANN001, ANN201
+    """Srow[r]: best value of scoring roll r now from (m, a, u), one box at a time."""
+    C, NR = score.shape
+    for r in range(NR):
+        Srow[r] = NEG
+    opn = open_bits[m]
+    a_keep = a if mode == MODE_YAHTZEE else next_aux
+    for c in range(C):
+        if (opn >> c) & 1 == 0:
+            continue
+        nm = m | (1 << c)
+        pts_c = score[c]
+        if is_upper[c]:
+            row = V[nm, a_keep]
+            for r in range(NR):
+                p = pts_c[r]
+                v = np.float32(p) + row[min(u + p, cap)]
+                Srow[r] = max(Srow[r], v)
+        elif mode == MODE_YAHTZEE and c == ycat:
+            v0, v1 = V[nm, 0, u], V[nm, 1, u]
+            for r in range(NR):
+                p = pts_c[r]
+                v = np.float32(p) + (v1 if p > 0 else v0)
+                Srow[r] = max(Srow[r], v)
+        else:
+            base = V[nm, a_keep, u]
+            for r in range(NR):
+                Srow[r] = max(Srow[r], np.float32(pts_c[r]) + base)
+    if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1:
+        bonus = np.float32(extra_bonus if a == 1 else 0.0)
+        for r in range(NR):
+            if five_face[r] == 0:
+                continue
+            best = NEG
+            for c in range(C):
+                p = jok[m, five_face[r] - 1, c]
+                if p >= 0:
+                    u2 = min(u + p, cap) if is_upper[c] else u
+                    best = max(best, np.float32(p) + bonus + V[m | (1 << c), a, u2])
+            Srow[r] = best
+
+
+@njit(cache=True, fastmath=FAST)
+def _expect(X, child, full0):  # noqa: ANN001, ANN201
+    """X[k] for every keep smaller than a roll: the mean over one more die."""
+    six = np.float32(6.0)
+    for k in range(full0 - 1, -1, -1):
+        X[k] = (X[child[k, 0]] + X[child[k, 1]] + X[child[k, 2]] + X[child[k, 3]]
+                + X[child[k, 4]] + X[child[k, 5]]) / six
+
+
+@njit(cache=True, fastmath=FAST)
+def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
+              jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx, S, EX,
+              Y):  # noqa: ANN001, ANN201
+    """Fill S[0..left] (score roll r with j rolls left) and EX[0..left-1] (keep k, j left after).
+
+    Same values as the solver's turn, but only the levels this turn can reach.
+    """
+    full0 = start[n]
+    NR = score.shape[1]
+    score_rolls(S[0], m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
+                extra_bonus, 0)
+    for j in range(1, left + 1):
+        if mode == MODE_BANK and j <= bank_cap:
+            score_rolls(S[j], m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok,
+                        five_face, extra_bonus, j)
+        else:
+            S[j, :] = S[j - 1, :]
+    if left == 0:
+        return
+    X = EX[0]
+    X[full0:] = S[0]
+    _expect(X, child, full0)
+    for j in range(1, left):
+        # the best of scoring, keeping all, or any smaller keep, smallest keeps first
+        Y[:] = EX[j - 1]
+        for r in range(NR):
+            Y[full0 + r] = max(S[j, r], EX[j - 1, full0 + r])
+        if must_keep_one:
+            Y[0] = NEG
+        for k in range(1, Y.shape[0]):
+            best = Y[k]
+            for i in range(sub_ptr[k], sub_ptr[k + 1]):
+                best = max(best, Y[sub_idx[i]])
+            Y[k] = best
+        X = EX[j]
+        X[full0:] = Y[full0:]
+        _expect(X, child, full0)
+
+
+@njit(cache=True)
+def _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one):  # noqa: ANN001, ANN201
+    """The keep worth more than scoring now (index), or -1 to score roll r."""
+    best_v = S[left, r]
+    best_k = -1
+    for i in range(roll_ptr[r], roll_ptr[r + 1]):
+        k = roll_subs[i]
+        if must_keep_one and k == 0:
+            continue
+        v = EX[left - 1, k]
+        if v > best_v + 1e-6:
+            best_v = v
+            best_k = k
+    return best_k
+
+
+@njit(cache=True, parallel=True)
+def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
+             jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
+             bonus_points, roll_ptr, roll_subs):  # noqa: ANN001, ANN201
+    """Play n_games with the optimal policy; returns each game's final score.
+
+    Game g's dice come from its own stream (seed, g), so results don't depend on threads.
+    """
+    out = np.zeros(n_games, dtype=np.int64)
+    full0 = start[n]
+    NK, NR, C = child.shape[0], score.shape[1], score.shape[0]
+    levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
+    S0 = np.empty((levels + 1, NR), dtype=np.float32)
+    EX0 = np.empty((levels + 1, NK), dtype=np.float32)
+    Y0 = np.empty(NK, dtype=np.float32)
+    lean_turn(0, 0, 0, rolls - 1, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
+              ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
+              S0, EX0, Y0)
+    block = 512
+    n_blocks = (n_games + block - 1) // block
+    for b in prange(n_blocks):
+        S_buf = np.empty((levels + 1, NR), dtype=np.float32)
+        EX_buf = np.empty((levels + 1, NK), dtype=np.float32)
+        Y = np.empty(NK, dtype=np.float32)
+        for g in range(b * block, min(n_games, (b + 1) * block)):
+            rng = np.uint64(seed) * np.uint64(1000003) + np.uint64(g) * np.uint64(0x632BE59BD9B4E019)
+            m, a, u, total = 0, 0, 0, 0
+            for turn in range(C):
+                left = rolls - 1 + (a if mode == MODE_BANK else 0)
+                if turn == 0:
+                    S, EX = S0, EX0
+                else:
+                    lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, sub,
+                              start, mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap,
+                              must_keep_one, sub_ptr, sub_idx, S_buf, EX_buf, Y)
+                    S, EX = S_buf, EX_buf
+                k = 0
+                while True:
+                    while k < full0:  # roll the missing dice one at a time
+                        rng, f = _die(rng)
+                        k = child[k, f - 1]
+                    r = k - full0
+                    if left == 0:
+                        break
+                    k = _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one)
+                    if k < 0:
+                        break
+                    left -= 1
+                c_best, pts_best, a_best = _best_box(r, left, m, a, u, V, score, is_upper,
+                                                      open_bits, cap, mode, ycat, jok, five_face,
+                                                      bank_cap)
+                if mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1 and a == 1:
+                    total += int(extra_bonus)
+                total += pts_best
+                if is_upper[c_best]:
+                    u = min(u + pts_best, cap)
+                m |= 1 << c_best
+                a = a_best
+            if u >= cap:
+                total += bonus_points
+            out[g] = total
+    return out
+
+
+@njit(cache=True, fastmath=FAST)
+def _best_box(r, left, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
+              bank_cap):  # noqa: ANN001, ANN201
+    """(box, points, next aux) of the best box to fill with roll r, `left` rolls unused."""
+    pts_best, c_best, a_best = 0, -1, a
+    v_best = NEG
+    joker = mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1
+    for c in range(score.shape[0]):
+        if joker:
+            pts = jok[m, five_face[r] - 1, c]
+            if pts < 0:
+                continue
+        else:
+            if (open_bits[m] >> c) & 1 == 0:
+                continue
+            pts = score[c, r]
+        a2 = 0
+        if mode == MODE_BANK:
+            a2 = min(left, bank_cap)
+        elif mode == MODE_YAHTZEE:
+            a2 = a
+            if c == ycat:
+                a2 = 1 if pts > 0 else 0
+        u2 = min(u + pts, cap) if is_upper[c] else u
+        v = np.float32(pts) + V[m | (1 << c), a2, u2]
+        if v > v_best:
+            v_best, c_best, pts_best, a_best = v, c, pts, a2
+    return c_best, pts_best, a_best
