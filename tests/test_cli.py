@@ -96,3 +96,15 @@ def test_hot_seat_stops_on_end_of_input() -> None:
 
     hot_seat(game, ["human"], ask=eof)
     assert not game.is_over
+
+
+def test_converge_json_and_plot(tmp_path: Path) -> None:
+    png = tmp_path / "conv.png"
+    r = runner.invoke(app, ["converge", "--rules", "osto", "--caps", "0,1", "--json", "--plot", str(png)])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert [p["bank_cap"] for p in out["points"]] == [0, 1]
+    assert out["points"][1]["expected_score"] > out["points"][0]["expected_score"]
+    assert png.stat().st_size > 10_000
+    r = runner.invoke(app, ["converge", "--rules", "osto", "--caps", "two"])
+    assert r.exit_code == 2 and "0-4,8,16" in r.output

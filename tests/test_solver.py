@@ -152,3 +152,22 @@ def test_coach_agrees_with_solver_table(name: str, opts: dict[str, object], fill
         expected += probability(r) * coach.best(pos).value
     mask = sum(1 << coach.ids.index(c) for c in filled)
     assert abs(expected - float(sol.values[mask, aux, min(upper, sol.spec.bonus[1])])) < 1e-3
+
+
+def test_bank_cap_convergence() -> None:
+    from yatzy.errors import InvalidActionError
+    from yatzy.solver.convergence import converge, parse_caps
+
+    assert parse_caps("0-2, 5,1") == [0, 1, 2, 5]
+    for bad in ("", "x", "3-y", "-1"):
+        with pytest.raises(InvalidActionError):
+            parse_caps(bad)
+    with pytest.raises(InvalidActionError, match="no saved rolls"):
+        converge(get_ruleset("yatzy"), [0, 1])
+    seen = []
+    points = converge(get_ruleset("osto"), [0, 1], lambda done, p: seen.append(done))
+    assert seen == [1, 2]
+    # with no saved rolls Osto plays like Yatzy; one saved roll is worth more than 10 points
+    assert abs(points[0].expected_score - 248.4399894) < 1e-4
+    assert points[1].expected_score > points[0].expected_score + 10
+    assert points[1].states == 2 * points[0].states

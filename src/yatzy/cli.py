@@ -154,6 +154,53 @@ def solve(
 
 
 @app.command()
+def converge(
+    rules_: RulesOpt = "osto",
+    option: OptionOpt = None,
+    caps: Annotated[str, typer.Option(help="bank caps to solve at, e.g. 0-4,8,16")] = "0-4,8,12,16",
+    plot: Annotated[Path | None, typer.Option(help="save a plot of value against cap here")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Saved-roll games (maxi, osto): how the exact value settles as the bank cap grows."""
+    from .solver.convergence import CapPoint, parse_caps, plot_convergence
+    from .solver.convergence import converge as run
+
+    rs = _ruleset(rules_, option)
+    try:
+        cap_list = parse_caps(caps)
+        with Progress(TextColumn("solving {task.description}"), BarColumn(),
+                      TextColumn("{task.completed}/{task.total} caps"), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task(f"{rs.name} at bank caps {caps}", total=len(cap_list))
+
+            def report(done: int, point: CapPoint) -> None:
+                bar.update(task, completed=done)
+
+            points = run(rs, cap_list, report)
+    except YatzyError as e:
+        _fail(e)
+    result: dict[str, object] = {"rules": rs.name, "options": {k: v for k, v in rs.options},
+                                 "points": [p.to_dict() for p in points]}
+    if plot is not None:
+        plot_convergence(points, str(plot), f"{rs.title}: exact value by bank cap")
+        result["plot"] = str(plot)
+    if as_json:
+        print(json.dumps(result))
+        return
+    t = Table(title=f"{rs.title}: exact value by bank cap")
+    for col in ("bank cap", "expected score", "change", "states", "seconds"):
+        t.add_column(col, justify="right")
+    prev = None
+    for p in points:
+        change = "" if prev is None else f"{p.expected_score - prev:+.4f}"
+        t.add_row(str(p.bank_cap), f"{p.expected_score:.4f}", change, f"{p.states:,}", f"{p.seconds:.1f}")
+        prev = p.expected_score
+    console.print(t)
+    if plot is not None:
+        console.print(f"plot: {plot}")
+
+
+@app.command()
 def advise(
     dice: Annotated[str, typer.Option("--dice", "-d", help="the dice on the table, e.g. 13356")],
     rules_: RulesOpt = "yatzy",

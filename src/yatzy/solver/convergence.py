@@ -1,0 +1,80 @@
+"""How the exact value of a saved-roll game (Maxi, Osto) converges as the solver's bank cap grows.
+
+The game itself has no cap on saved rolls; the solver needs one. Solving at growing caps
+and watching the start value settle shows which cap is enough.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from ..errors import InvalidActionError
+from ..rules import Ruleset
+from .solve import solve
+
+
+@dataclass(frozen=True)
+class CapPoint:
+    bank_cap: int
+    expected_score: float
+    states: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def parse_caps(text: str) -> list[int]:
+    """"0-4,8,16" -> [0, 1, 2, 3, 4, 8, 16] (sorted, no repeats)."""
+    caps: set[int] = set()
+    try:
+        for part in (p.strip() for p in text.split(",") if p.strip()):
+            lo, _, hi = part.partition("-")
+            caps.update(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise InvalidActionError(f"bank caps look like 0-4,8,16; got {text!r}") from None
+    if not caps or min(caps) < 0:
+        raise InvalidActionError(f"bank caps must be 0 or more, e.g. 0-4,8,16; got {text!r}")
+    return sorted(caps)
+
+
+def converge(ruleset: Ruleset, caps: list[int],
+             progress: Callable[[int, CapPoint], None] | None = None) -> list[CapPoint]:
+    """Solve afresh at each bank cap (tables are not kept) and return the start values."""
+    if not ruleset.saved_rolls:
+        raise InvalidActionError(f"{ruleset.name} has no saved rolls; try maxi or osto")
+    points = []
+    for i, cap in enumerate(caps):
+        t0 = time.perf_counter()
+        sol = solve(ruleset, bank_cap=cap, use_cache=False)
+        points.append(CapPoint(cap, sol.expected_score, sol.states, time.perf_counter() - t0))
+        del sol
+        if progress is not None:
+            progress(i + 1, points[-1])
+    return points
+
+
+def plot_convergence(points: list[CapPoint], path: str, title: str) -> None:
+    """Save a plot of the start value against the bank cap."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    xs = [p.bank_cap for p in points]
+    ys = [p.expected_score for p in points]
+    ax.plot(xs, ys, marker="o", color="#3a7bd5")
+    ax.axhline(ys[-1], color="#999999", linestyle="--", linewidth=1,
+               label=f"cap {xs[-1]}: {ys[-1]:.4f}")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("bank cap (saved rolls the solver tracks)")
+    ax.set_ylabel("expected score, optimal play")
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
