@@ -54,58 +54,67 @@ def best_keeps(X, M, sub, start, n, U, must_keep_one):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, fastmath=FAST)
-def score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
-               extra_bonus, next_aux):  # noqa: ANN001, ANN201
-    """S[r, u]: best value of scoring roll r now, from (m, a, u), next state's aux next_aux."""
+def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
+               extra_bonus, next_aux, pos_ptr, pos_cat):  # noqa: ANN001, ANN201
+    """S[r, u]: best value of scoring roll r now, from (m, a, u), next state's aux next_aux.
+
+    Filling a box with 0 is worth that box's row of V whatever the roll, so the best zero
+    (Z) is computed once and each roll only visits the boxes where it scores points
+    (pos_cat); a box where it scores is worth at least its zero, so Z never overstates.
+    """
     C, NR = score.shape
     opn = open_bits[m]
+    for u in range(U):
+        Z[u] = NEG
+    for c in range(C):
+        if (opn >> c) & 1:
+            a2 = (0 if c == ycat else a) if mode == MODE_YAHTZEE else next_aux
+            row = V[m | (1 << c), a2]
+            for u in range(U):
+                Z[u] = max(Z[u], row[u])
+    yfilled = mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1
     for r in range(NR):
-        for u in range(U):
-            S[r, u] = NEG
-        joker = mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1
-        bonus = np.float32(extra_bonus if (joker and a == 1) else 0.0)
-        for c in range(C):
-            if joker:
+        joker = yfilled and five_face[r] > 0
+        if joker:
+            for u in range(U):
+                S[r, u] = NEG
+            bonus = np.float32(extra_bonus if a == 1 else 0.0)
+            for c in range(C):
                 pts = jok[m, five_face[r] - 1, c]
-                if pts < 0:
-                    continue
-            else:
-                if (opn >> c) & 1 == 0:
-                    continue
-                pts = score[c, r]
-            nm = m | (1 << c)
-            a2 = next_aux
-            if mode == MODE_YAHTZEE:
-                a2 = a
-                if c == ycat:
-                    a2 = 1 if pts > 0 else 0
-            base = np.float32(pts) + bonus
-            row = V[nm, a2]
-            if is_upper[c]:
-                lim = cap - pts
-                if lim > U:
-                    lim = U
-                if lim < 0:
-                    lim = 0
-                for u in range(lim):
-                    v = base + row[u + pts]
-                    if v > S[r, u]:
-                        S[r, u] = v
-                top = base + row[cap]
-                for u in range(lim, U):
-                    if top > S[r, u]:
-                        S[r, u] = top
-            else:
-                for u in range(U):
-                    v = base + row[u]
-                    if v > S[r, u]:
-                        S[r, u] = v
+                if pts >= 0:
+                    _offer(S[r], np.float32(pts) + bonus, V[m | (1 << c), a], pts,
+                           is_upper[c], cap, U)
+            continue
+        for u in range(U):
+            S[r, u] = Z[u]
+        for i in range(pos_ptr[r], pos_ptr[r + 1]):
+            c = pos_cat[i]
+            if (opn >> c) & 1 == 0:
+                continue
+            pts = score[c, r]
+            a2 = (1 if c == ycat else a) if mode == MODE_YAHTZEE else next_aux
+            _offer(S[r], np.float32(pts), V[m | (1 << c), a2], pts, is_upper[c], cap, U)
+
+
+@njit(cache=True, fastmath=FAST, inline="always")
+def _offer(Srow, base, row, pts, upper, cap, U):  # noqa: ANN001, ANN201
+    """Srow[u] = max(Srow[u], base + value after the box), the upper total moving by pts."""
+    if upper:
+        lim = min(max(cap - pts, 0), U)
+        for u in range(lim):
+            Srow[u] = max(Srow[u], base + row[u + pts])
+        top = base + row[cap]
+        for u in range(lim, U):
+            Srow[u] = max(Srow[u], top)
+    else:
+        for u in range(U):
+            Srow[u] = max(Srow[u], base + row[u])
 
 
 @njit(cache=True, fastmath=FAST)
 def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-               umax):  # noqa: ANN001, ANN201
+               pos_ptr, pos_cat, umax):  # noqa: ANN001, ANN201
     """Solve every (aux, u) of one mask from the values of the masks after it."""
     NK = child.shape[0]
     NR = score.shape[1]
@@ -115,14 +124,15 @@ def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, sub, start, mode
     M = np.empty((NK, U), dtype=np.float32)
     S = np.empty((NR, U), dtype=np.float32)
     L = np.empty((NR, U), dtype=np.float32)
+    Z = np.empty(U, dtype=np.float32)
     n_aux = 2 if mode == MODE_YAHTZEE else 1
     if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 0:
         n_aux = 1
     levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
     for a in range(n_aux):
         next_aux = 0
-        score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
-                   extra_bonus, next_aux)
+        score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
+                   extra_bonus, next_aux, pos_ptr, pos_cat)
         for r in range(NR):
             for u in range(U):
                 L[r, u] = S[r, u]
@@ -137,8 +147,8 @@ def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, sub, start, mode
                     for u in range(U):
                         V[m, b, u] = X[0, u]
                 if j <= bank_cap:
-                    score_step(S, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok,
-                               five_face, extra_bonus, j)
+                    score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok,
+                               five_face, extra_bonus, j, pos_ptr, pos_cat)
             for r in range(NR):
                 for u in range(U):
                     X[full0 + r, u] = max(S[r, u], L[r, u])
@@ -158,9 +168,9 @@ def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, sub, start, mode
 @njit(cache=True, parallel=True)
 def solve_layer(masks, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
                 ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-                umax):  # noqa: ANN001, ANN201
+                pos_ptr, pos_cat, umax):  # noqa: ANN001, ANN201
     """Solve every mask of one layer (same number of filled boxes) in parallel."""
     for i in prange(masks.shape[0]):
         solve_mask(masks[i], V, score, is_upper, open_bits, cap, n, child, sub, start,
                    mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr,
-                   sub_idx, umax)
+                   sub_idx, pos_ptr, pos_cat, umax)

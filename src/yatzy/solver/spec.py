@@ -43,6 +43,8 @@ class KernelArgs(NamedTuple):
     must_keep_one: bool
     sub_ptr: np.ndarray
     sub_idx: np.ndarray
+    pos_ptr: np.ndarray
+    pos_cat: np.ndarray
 
 
 def keep_index(n: int) -> tuple[list[Dice], dict[Dice, int], np.ndarray]:
@@ -105,7 +107,8 @@ class SolverSpec:
         return KernelArgs(self.score, is_upper, self.open_bits, cap, self.n, child, sub, start,
                           self.mode, ycat, jok, five, np.float32(extra),
                           self.ruleset.rolls_per_turn, self.bank_cap,
-                          self.ruleset.must_keep_one, *self.sub_lists[:2])
+                          self.ruleset.must_keep_one, *self.sub_lists[:2],
+                          *_csr([np.flatnonzero(col > 0).tolist() for col in self.score.T]))
 
     @cached_property
     def child_sub(self) -> tuple[np.ndarray, np.ndarray]:
