@@ -131,7 +131,8 @@ def solve(
     rules_: RulesOpt = "yatzy",
     option: OptionOpt = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="solve again, ignore the cache")] = False,
-    bank_cap: Annotated[int | None, typer.Option(help="saved-roll games: bank cap for the solver")] = None,
+    bank_cap: Annotated[int | None, typer.Option(
+        help="saved-roll games: most saved rolls the solver tracks (default: osto 16, maxi 4)")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a ruleset exactly (or load its cached table) and print the expected score."""

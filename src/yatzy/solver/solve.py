@@ -68,7 +68,7 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
     """Solve a ruleset exactly, or load its table from the cache (memory-mapped)."""
     check_solvable(ruleset)
     cap = bank_cap if bank_cap is not None else (
-        ruleset.bank_cap if ruleset.bank_cap is not None else DEFAULT_BANK_CAP)
+        ruleset.bank_cap if ruleset.bank_cap is not None else DEFAULT_BANK_CAP.get(ruleset.name, 4))
     spec = SolverSpec(ruleset, cap if ruleset.saved_rolls else 0)
     path = cache_dir() / f"{table_key(spec)}.npy"
     meta_path = path.with_suffix(".json")
