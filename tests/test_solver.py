@@ -108,6 +108,9 @@ def test_cache_round_trip() -> None:
 
 
 @pytest.mark.parametrize("name,opts,games", [("yatzy", {}, 20000), ("yahtzee", {}, 20000),
+                                             ("yahtzee", {"joker": "free"}, 20000),
+                                             ("forced", {"order": "up"}, 20000),
+                                             ("kids", {}, 20000),
                                              ("osto", {"bank_cap": 1}, 10000)])
 def test_optimal_simulation_matches_value(name: str, opts: dict[str, object], games: int) -> None:
     sol = solve(get_ruleset(name, **opts))

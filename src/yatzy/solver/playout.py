@@ -1,4 +1,4 @@
-"""The simulator's kernel: many games of optimal play, lean per-turn work.
+"""The simulator's kernel (and the coach's turn): many games of optimal play, lean per-turn work.
 
 A simulated turn needs much less than the solver's full turn: only the levels the turn
 can still use, scores for every roll computed box by box (vector loops over rolls), the
