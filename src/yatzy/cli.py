@@ -169,15 +169,21 @@ def converge(
     rs = _ruleset(rules_, option)
     try:
         cap_list = parse_caps(caps)
-        with Progress(TextColumn("solving {task.description}"), BarColumn(),
-                      TextColumn("{task.completed}/{task.total} caps"), TimeElapsedColumn(),
+        with Progress(TextColumn("{task.description}"), BarColumn(),
+                      TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
                       console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task(f"{rs.name} at bank caps {caps}", total=len(cap_list))
+            task = bar.add_task(f"{rs.name}: bank caps solved", total=len(cap_list))
+            cards = bar.add_task(f"bank cap {cap_list[0]}: cards solved", total=None)
 
             def report(done: int, point: CapPoint) -> None:
                 bar.update(task, completed=done)
+                if done < len(cap_list):
+                    bar.reset(cards, description=f"bank cap {cap_list[done]}: cards solved")
 
-            points = run(rs, cap_list, report)
+            def report_cards(done: int, total: int) -> None:
+                bar.update(cards, completed=done, total=total)
+
+            points = run(rs, cap_list, report, report_cards)
     except YatzyError as e:
         _fail(e)
     result: dict[str, object] = {"rules": rs.name, "options": {k: v for k, v in rs.options},

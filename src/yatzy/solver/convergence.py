@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 
 from ..errors import InvalidActionError
 from ..rules import Ruleset
-from .solve import solve
+from .solve import Progress, solve
 
 
 @dataclass(frozen=True)
@@ -41,14 +41,18 @@ def parse_caps(text: str) -> list[int]:
 
 
 def converge(ruleset: Ruleset, caps: list[int],
-             progress: Callable[[int, CapPoint], None] | None = None) -> list[CapPoint]:
-    """Solve afresh at each bank cap (tables are not kept) and return the start values."""
+             progress: Callable[[int, CapPoint], None] | None = None,
+             card_progress: Progress | None = None) -> list[CapPoint]:
+    """Solve afresh at each bank cap (tables are not kept) and return the start values.
+
+    ``progress`` hears of each cap done; ``card_progress`` follows each solve, card by card.
+    """
     if not ruleset.saved_rolls:
         raise InvalidActionError(f"{ruleset.name} has no saved rolls; try maxi or osto")
     points = []
     for i, cap in enumerate(caps):
         t0 = time.perf_counter()
-        sol = solve(ruleset, bank_cap=cap, use_cache=False)
+        sol = solve(ruleset, bank_cap=cap, use_cache=False, progress=card_progress)
         points.append(CapPoint(cap, sol.expected_score, sol.states, time.perf_counter() - t0))
         del sol
         if progress is not None:
