@@ -144,7 +144,7 @@ class Coach:
         """Chance of making each open box by the end of the turn, for every keep."""
         spec = self.spec
         keeps, index, start = spec.keeps
-        child, sub = spec.child_sub
+        child, _ = spec.child_sub
         # the odds that matter are the combinations: hitting "a one" or "chance" says nothing
         is_upper = spec.bonus[0]
         open_ids = [c for i, c in enumerate(self.ids)
@@ -153,7 +153,6 @@ class Coach:
         per_keep: dict[Dice, list[tuple[str, float]]] = {k: [] for k in my_keeps}
         full0 = int(start[spec.n])
         X = np.zeros((len(keeps), 1), dtype=np.float32)
-        M = np.zeros_like(X)
         for cid in open_ids:
             hit = (spec.score[self.ids.index(cid)] > 0).astype(np.float32)
             L = hit.copy()
@@ -163,8 +162,8 @@ class Coach:
                 if j == pos.rolls_left - 1:
                     break
                 X[full0:, 0] = np.maximum(hit, L)
-                kernel.best_keeps(X, M, sub, start, spec.n, 1, spec.ruleset.must_keep_one)
-                L = M[full0:, 0].copy()
+                kernel.best_keeps(X, *spec.sub_lists[:2], 1, spec.ruleset.must_keep_one)
+                L = X[full0:, 0].copy()
             for k in my_keeps:
                 p = float(X[index[k], 0])
                 if 0.0 < p < 1.0:

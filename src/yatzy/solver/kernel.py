@@ -8,7 +8,8 @@ loops running over u so they vectorize.
 Within a turn, keeps are sorted multisets indexed by size. With ``L`` the values of full
 rolls one level down, the expected value of a keep is the average over one more die
 (``child``), and the best keep reachable from a roll is a max over one-die removals
-(``sub``) — both a few thousand vector operations per level.
+(``sub_idx``) — both a few thousand vector operations per level. The turn's value is the
+first roll's values weighted by their chances (``roll_prob``).
 """
 
 from __future__ import annotations
@@ -35,22 +36,19 @@ def expect(X, child, start, n, U):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, fastmath=FAST)
-def best_keeps(X, M, sub, start, n, U, must_keep_one):  # noqa: ANN001, ANN201
-    """M[k] = best of X over every sub-multiset of keep k (k itself included)."""
-    for s in range(0, n + 1):
-        for k in range(start[s], start[s + 1]):
-            if s == 0 and must_keep_one:
-                for u in range(U):
-                    M[k, u] = NEG
-            else:
-                for u in range(U):
-                    M[k, u] = X[k, u]
-            for f in range(6):
-                j = sub[k, f]
-                if j >= 0:
-                    for u in range(U):
-                        if M[j, u] > M[k, u]:
-                            M[k, u] = M[j, u]
+def best_keeps(X, sub_ptr, sub_idx, U, must_keep_one):  # noqa: ANN001, ANN201
+    """In place: X[k] becomes the best of X over every sub-multiset of keep k (k included).
+
+    Keeps are sorted by size, so each keep's one-die removals are final before it.
+    """
+    if must_keep_one:
+        for u in range(U):
+            X[0, u] = NEG
+    for k in range(1, X.shape[0]):
+        for i in range(sub_ptr[k], sub_ptr[k + 1]):
+            j = sub_idx[i]
+            for u in range(U):
+                X[k, u] = max(X[k, u], X[j, u])
 
 
 @njit(cache=True, fastmath=FAST)
@@ -114,14 +112,13 @@ def _offer(Srow, base, row, pts, upper, cap, U):  # noqa: ANN001, ANN201
 @njit(cache=True, fastmath=FAST)
 def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-               pos_ptr, pos_cat, umax):  # noqa: ANN001, ANN201
+               pos_ptr, pos_cat, roll_prob, umax):  # noqa: ANN001, ANN201
     """Solve every (aux, u) of one mask from the values of the masks after it."""
     NK = child.shape[0]
     NR = score.shape[1]
     U = umax[m] + 1
     full0 = start[n]
     X = np.empty((NK, U), dtype=np.float32)
-    M = np.empty((NK, U), dtype=np.float32)
     S = np.empty((NR, U), dtype=np.float32)
     L = np.empty((NR, U), dtype=np.float32)
     Z = np.empty(U, dtype=np.float32)
@@ -152,25 +149,27 @@ def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, sub, start, mode
             for r in range(NR):
                 for u in range(U):
                     X[full0 + r, u] = max(S[r, u], L[r, u])
-            best_keeps(X, M, sub, start, n, U, must_keep_one)
+            best_keeps(X, sub_ptr, sub_idx, U, must_keep_one)
             for r in range(NR):
                 for u in range(U):
-                    L[r, u] = M[full0 + r, u]
+                    L[r, u] = X[full0 + r, u]
+        # the turn's value: the first roll's values weighted by their chances
+        acc = np.zeros(U, dtype=np.float64)
         for r in range(NR):
+            p = roll_prob[r]
             for u in range(U):
-                X[full0 + r, u] = L[r, u]
-        expect(X, child, start, n, U)
+                acc[u] += p * L[r, u]
         b = bank_cap if mode == MODE_BANK else a
         for u in range(U):
-            V[m, b, u] = X[0, u]
+            V[m, b, u] = acc[u]
 
 
 @njit(cache=True, parallel=True)
 def solve_layer(masks, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
                 ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-                pos_ptr, pos_cat, umax):  # noqa: ANN001, ANN201
+                pos_ptr, pos_cat, roll_prob, umax):  # noqa: ANN001, ANN201
     """Solve every mask of one layer (same number of filled boxes) in parallel."""
     for i in prange(masks.shape[0]):
         solve_mask(masks[i], V, score, is_upper, open_bits, cap, n, child, sub, start,
                    mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr,
-                   sub_idx, pos_ptr, pos_cat, umax)
+                   sub_idx, pos_ptr, pos_cat, roll_prob, umax)

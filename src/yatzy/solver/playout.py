@@ -90,7 +90,7 @@ def _expect(X, child, full0):  # noqa: ANN001, ANN201
 @njit(cache=True, fastmath=FAST)
 def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
               jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx, pos_ptr,
-              pos_cat, S, EX, Y):  # noqa: ANN001, ANN201
+              pos_cat, roll_prob, S, EX, Y):  # noqa: ANN001, ANN201
     """Fill S[0..left] (score roll r with j rolls left) and EX[0..left-1] (keep k, j left after).
 
     Same values as the solver's turn, but only the levels this turn can reach.
@@ -146,7 +146,7 @@ def _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one):  # 
 @njit(cache=True, parallel=True)
 def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
              jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-             pos_ptr, pos_cat, bonus_points, roll_ptr, roll_subs):  # noqa: ANN001, ANN201
+             pos_ptr, pos_cat, roll_prob, bonus_points, roll_ptr, roll_subs):  # noqa: ANN001, ANN201
     """Play n_games with the optimal policy; returns each game's final score.
 
     Game g's dice come from its own stream (seed, g), so results don't depend on threads.
@@ -160,7 +160,7 @@ def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, sub, s
     Y0 = np.empty(NK, dtype=np.float32)
     lean_turn(0, 0, 0, rolls - 1, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
               ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-              pos_ptr, pos_cat, S0, EX0, Y0)
+              pos_ptr, pos_cat, roll_prob, S0, EX0, Y0)
     block = 512
     n_blocks = (n_games + block - 1) // block
     for b in prange(n_blocks):
@@ -178,7 +178,7 @@ def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, sub, s
                     lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, sub,
                               start, mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap,
                               must_keep_one, sub_ptr, sub_idx, pos_ptr, pos_cat,
-                              S_buf, EX_buf, Y)
+                              roll_prob, S_buf, EX_buf, Y)
                     S, EX = S_buf, EX_buf
                 k = 0
                 while True:

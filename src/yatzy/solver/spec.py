@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from ..dice import Dice, all_rolls, sub_multisets
+from ..dice import Dice, all_rolls, probability, sub_multisets
 from ..errors import InvalidActionError
 from ..rules import Ruleset, YahtzeeRuleset
 from .kernel import MODE_BANK, MODE_PLAIN, MODE_YAHTZEE
@@ -47,6 +47,7 @@ class KernelArgs(NamedTuple):
     sub_idx: np.ndarray
     pos_ptr: np.ndarray
     pos_cat: np.ndarray
+    roll_prob: np.ndarray
 
 
 def keep_index(n: int) -> tuple[list[Dice], dict[Dice, int], np.ndarray]:
@@ -110,7 +111,8 @@ class SolverSpec:
                           self.mode, ycat, jok, five, np.float32(extra),
                           self.ruleset.rolls_per_turn, self.bank_cap,
                           self.ruleset.must_keep_one, *self.sub_lists[:2],
-                          *_csr([np.flatnonzero(col > 0).tolist() for col in self.score.T]))
+                          *_csr([np.flatnonzero(col > 0).tolist() for col in self.score.T]),
+                          np.array([probability(r) for r in self.rolls], dtype=np.float64))
 
     @cached_property
     def child_sub(self) -> tuple[np.ndarray, np.ndarray]:
