@@ -110,7 +110,7 @@ def _offer(Srow, base, row, pts, upper, cap, U):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, fastmath=FAST)
-def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
+def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, start, mode,
                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
                pos_ptr, pos_cat, roll_prob, umax):  # noqa: ANN001, ANN201
     """Solve every (aux, u) of one mask from the values of the masks after it."""
@@ -165,11 +165,11 @@ def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, sub, start, mode
 
 
 @njit(cache=True, parallel=True)
-def solve_layer(masks, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
+def solve_layer(masks, V, score, is_upper, open_bits, cap, n, child, start, mode,
                 ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
                 pos_ptr, pos_cat, roll_prob, umax):  # noqa: ANN001, ANN201
     """Solve every mask of one layer (same number of filled boxes) in parallel."""
     for i in prange(masks.shape[0]):
-        solve_mask(masks[i], V, score, is_upper, open_bits, cap, n, child, sub, start,
+        solve_mask(masks[i], V, score, is_upper, open_bits, cap, n, child, start,
                    mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr,
                    sub_idx, pos_ptr, pos_cat, roll_prob, umax)

@@ -88,7 +88,7 @@ def _expect(X, child, full0):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, fastmath=FAST)
-def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
+def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
               jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx, pos_ptr,
               pos_cat, roll_prob, S, EX, Y):  # noqa: ANN001, ANN201
     """Fill S[0..left] (score roll r with j rolls left) and EX[0..left-1] (keep k, j left after).
@@ -144,7 +144,7 @@ def _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one):  # 
 
 
 @njit(cache=True, parallel=True)
-def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, sub, start, mode, ycat,
+def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
              jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
              pos_ptr, pos_cat, roll_prob, bonus_points, roll_ptr, roll_subs):  # noqa: ANN001, ANN201
     """Play n_games with the optimal policy; returns each game's final score.
@@ -158,7 +158,7 @@ def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, sub, s
     S0 = np.empty((levels + 1, NR), dtype=np.float32)
     EX0 = np.empty((levels + 1, NK), dtype=np.float32)
     Y0 = np.empty(NK, dtype=np.float32)
-    lean_turn(0, 0, 0, rolls - 1, V, score, is_upper, open_bits, cap, n, child, sub, start, mode,
+    lean_turn(0, 0, 0, rolls - 1, V, score, is_upper, open_bits, cap, n, child, start, mode,
               ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
               pos_ptr, pos_cat, roll_prob, S0, EX0, Y0)
     block = 512
@@ -175,7 +175,7 @@ def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, sub, s
                 if turn == 0:
                     S, EX = S0, EX0
                 else:
-                    lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, sub,
+                    lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child,
                               start, mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap,
                               must_keep_one, sub_ptr, sub_idx, pos_ptr, pos_cat,
                               roll_prob, S_buf, EX_buf, Y)

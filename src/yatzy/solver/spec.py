@@ -33,7 +33,6 @@ class KernelArgs(NamedTuple):
     cap: int
     n: int
     child: np.ndarray
-    sub: np.ndarray
     start: np.ndarray
     mode: int
     ycat: int
@@ -105,9 +104,9 @@ class SolverSpec:
         """The kernels' shared arguments for this ruleset."""
         is_upper, cap, _ = self.bonus
         _, _, start = self.keeps
-        child, sub = self.child_sub
+        child, _ = self.child_sub
         ycat, jok, five, extra = self.yahtzee
-        return KernelArgs(self.score, is_upper, self.open_bits, cap, self.n, child, sub, start,
+        return KernelArgs(self.score, is_upper, self.open_bits, cap, self.n, child, start,
                           self.mode, ycat, jok, five, np.float32(extra),
                           self.ruleset.rolls_per_turn, self.bank_cap,
                           self.ruleset.must_keep_one, *self.sub_lists[:2],
@@ -131,7 +130,7 @@ class SolverSpec:
 
     @cached_property
     def sub_lists(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """CSR lists for the simulator: each keep's one-die removals, each roll's sub-keeps.
+        """CSR lists: each keep's one-die removals (best keeps), each roll's sub-keeps (playout).
 
         (sub_ptr, sub_idx, roll_ptr, roll_subs): keep k's removals are
         sub_idx[sub_ptr[k]:sub_ptr[k+1]]; roll r's keeps (itself and the empty keep
