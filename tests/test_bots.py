@@ -25,3 +25,16 @@ def test_levels_are_ordered() -> None:
 
 def test_dozzy_bot_beats_greedy() -> None:
     assert mean_score("dozzy", "dozzy", 150) > mean_score("dozzy", "greedy", 150)
+
+
+def test_bot_simulation_is_reproducible_and_reports_progress() -> None:
+    from yatzy.solver.simulate import simulate_bot
+
+    seen: list[tuple[int, int]] = []
+    one = simulate_bot("yatzy", {}, "random", 90, seed=5, workers=1,
+                       progress=lambda done, total: seen.append((done, total)))
+    two = simulate_bot("yatzy", {}, "random", 90, seed=5, workers=2)
+    assert one.scores.tolist() == two.scores.tolist()
+    assert len(set(one.scores.tolist())) > 10  # different dice per game
+    assert seen[-1] == (90, 90) and len(seen) > 1
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)

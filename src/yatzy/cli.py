@@ -266,7 +266,12 @@ def simulate(
             from .bots import make_bot
 
             make_bot(bot, rs)  # fail fast on a bad name
-            summary = simulate_bot(rs.name, dict(rs.options), bot, games, seed)
+            with Progress(TextColumn(f"{bot} bot playing"), BarColumn(),
+                          TextColumn("{task.completed}/{task.total} games"), TimeElapsedColumn(),
+                          console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("games", total=games)
+                summary = simulate_bot(rs.name, dict(rs.options), bot, games, seed,
+                                       progress=lambda done, _: bar.update(task, completed=done))
     except YatzyError as e:
         _fail(e)
     result = {"rules": rs.name, "bot": bot, "seed": seed, **summary.to_dict(),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,27 +48,35 @@ def simulate_optimal(solution: Solution, games: int, seed: int = 0) -> Summary:
     return Summary(out)
 
 
-def _play_chunk(args: tuple[str, dict[str, object], str, int, int]) -> list[int]:
+def _play_chunk(args: tuple[str, dict[str, object], str, int, int, int]) -> list[int]:
     from ..bots import make_bot, play_solo
     from ..registry import get_ruleset
 
-    rules, options, bot, seed, count = args
+    rules, options, bot, seed, first, count = args
     ruleset = get_ruleset(rules, **options)
-    player = make_bot(bot, ruleset)
-    return [play_solo(ruleset, player, seed * 1_000_003 + i) for i in range(count)]
+    player = make_bot(bot, ruleset, seed=seed * 7919 + first)
+    return [play_solo(ruleset, player, seed * 1_000_003 + first + i) for i in range(count)]
 
 
 def simulate_bot(rules: str, options: dict[str, object], bot: str, games: int,
-                 seed: int = 0, workers: int | None = None) -> Summary:
-    """Final scores of solo games of any bot, through the game API, on every core."""
+                 seed: int = 0, workers: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Summary:
+    """Final scores of solo games of any bot, through the game API, on every core.
+
+    Results depend on (seed, games) only, not on the number of workers; ``progress``
+    hears (games done, games) as chunks finish.
+    """
     workers = workers or min(2, os.cpu_count() or 1)
-    chunks = [(rules, options, bot, seed * 7919 + w, games // workers + (w < games % workers))
-              for w in range(workers)]
-    if workers == 1:
-        scores = _play_chunk(chunks[0])
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            scores = [s for part in pool.map(_play_chunk, chunks) for s in part]
+    size = max(1, min(500, games // 40))
+    chunks = [(rules, options, bot, seed, first, min(size, games - first))
+              for first in range(0, games, size)]
+    scores: list[int] = []
+    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+        parts = pool.map(_play_chunk, chunks) if pool is not None else map(_play_chunk, chunks)
+        for part in parts:
+            scores.extend(part)
+            if progress is not None:
+                progress(len(scores), games)
     return Summary(np.array(scores, dtype=np.int64))
 
 
