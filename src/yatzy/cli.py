@@ -112,13 +112,18 @@ def play(
         _fail(e)
 
 
+def _bar() -> Progress:
+    """A progress bar on stderr that clears itself; tasks give a description and a unit."""
+    return Progress(TextColumn("{task.description}"), BarColumn(),
+                    TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
+                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+
+
 def _progress_solve(rs: Ruleset, use_cache: bool, bank_cap: int | None = None):  # noqa: ANN202
     from .solver.solve import solve
 
-    with Progress(TextColumn("solving {task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} cards"), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(rs.name, total=None)
+    with _bar() as bar:
+        task = bar.add_task(f"solving {rs.name}", total=None, unit="cards")
 
         def report(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -169,16 +174,14 @@ def converge(
     rs = _ruleset(rules_, option)
     try:
         cap_list = parse_caps(caps)
-        with Progress(TextColumn("{task.description}"), BarColumn(),
-                      TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task(f"{rs.name}: bank caps solved", total=len(cap_list))
-            cards = bar.add_task(f"bank cap {cap_list[0]}: cards solved", total=None)
+        with _bar() as bar:
+            task = bar.add_task(f"solving {rs.name}", total=len(cap_list), unit="bank caps")
+            cards = bar.add_task(f"bank cap {cap_list[0]}", total=None, unit="cards")
 
             def report(done: int, point: CapPoint) -> None:
                 bar.update(task, completed=done)
                 if done < len(cap_list):
-                    bar.reset(cards, description=f"bank cap {cap_list[done]}: cards solved")
+                    bar.reset(cards, description=f"bank cap {cap_list[done]}")
 
             def report_cards(done: int, total: int) -> None:
                 bar.update(cards, completed=done, total=total)
@@ -266,10 +269,8 @@ def simulate(
             from .bots import make_bot
 
             make_bot(bot, rs)  # fail fast on a bad name
-            with Progress(TextColumn(f"{bot} bot playing"), BarColumn(),
-                          TextColumn("{task.completed}/{task.total} games"), TimeElapsedColumn(),
-                          console=Console(stderr=True), transient=True) as bar:
-                task = bar.add_task("games", total=games)
+            with _bar() as bar:
+                task = bar.add_task(f"{bot} bot playing", total=games, unit="games")
                 summary = simulate_bot(rs.name, dict(rs.options), bot, games, seed,
                                        progress=lambda done, _: bar.update(task, completed=done))
     except YatzyError as e:
