@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .kernel import FAST, MODE_BANK, MODE_YAHTZEE, NEG, best_keeps, expect
+from .kernel import FAST, MODE_BANK, MODE_YAHTZEE, NEG
 
 
 @njit(cache=True)
@@ -79,6 +79,15 @@ def score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, j
 
 
 @njit(cache=True, fastmath=FAST)
+def _expect(X, child, full0):  # noqa: ANN001, ANN201
+    """X[k] for every keep smaller than a roll: the mean over one more die."""
+    six = np.float32(6.0)
+    for k in range(full0 - 1, -1, -1):
+        X[k] = (X[child[k, 0]] + X[child[k, 1]] + X[child[k, 2]] + X[child[k, 3]]
+                + X[child[k, 4]] + X[child[k, 5]]) / six
+
+
+@njit(cache=True, fastmath=FAST)
 def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
               jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx, pos_ptr,
               pos_cat, roll_prob, S, EX, Y):  # noqa: ANN001, ANN201
@@ -98,20 +107,24 @@ def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start
             S[j, :] = S[j - 1, :]
     if left == 0:
         return
-    NK = EX.shape[1]
-    X = EX[0].reshape((NK, 1))  # the solver's kernels, for one upper total
-    X[full0:, 0] = S[0]
-    expect(X, child, start, n, 1)
-    Y2 = Y.reshape((NK, 1))
+    X = EX[0]
+    X[full0:] = S[0]
+    _expect(X, child, full0)
     for j in range(1, left):
-        # the best of scoring, keeping all, or any smaller keep
+        # the best of scoring, keeping all, or any smaller keep, smallest keeps first
         Y[:] = EX[j - 1]
         for r in range(NR):
             Y[full0 + r] = max(S[j, r], EX[j - 1, full0 + r])
-        best_keeps(Y2, sub_ptr, sub_idx, 1, must_keep_one)
-        X = EX[j].reshape((NK, 1))
-        X[full0:, 0] = Y[full0:]
-        expect(X, child, start, n, 1)
+        if must_keep_one:
+            Y[0] = NEG
+        for k in range(1, Y.shape[0]):
+            best = Y[k]
+            for i in range(sub_ptr[k], sub_ptr[k + 1]):
+                best = max(best, Y[sub_idx[i]])
+            Y[k] = best
+        X = EX[j]
+        X[full0:] = Y[full0:]
+        _expect(X, child, full0)
 
 
 @njit(cache=True)
