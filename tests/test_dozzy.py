@@ -86,3 +86,25 @@ def test_bonuses() -> None:
     upper = {"n1": 3, "n2": 6, "n3": 9, "n4": 12, "n5": 15, "n6": 18}
     assert RS.bonus_points(upper)["bonus"] == 50
     assert get_ruleset("dozzy", bonus_1_6_strict=True).bonus_points(upper)["bonus"] == 0
+
+
+@pytest.mark.parametrize(("dice", "out"), [
+    ((2, 2, 2, 2, 6), {6}),          # four 2s and a dead 6 are not a Yatzy
+    ((2, 3, 3, 3, 4), {3, 4}),       # one live die is not "all equal"
+    ((3, 3, 4, 4, 6), {3, 4, 9}),
+    ((5, 5, 5, 5, 5), {5}),          # five equal dice whose tile is out
+])
+def test_yatzy_needs_five_equal_dice_in_play(dice: tuple[int, ...], out: set[int]) -> None:
+    assert RS.score("yatzy", dice, frozenset(out)) == 0
+    g = Game(RS, ["a"], seed=1)
+    g.state.out = frozenset(out)
+    play_roll(g, dice)
+    assert g.score_options()["yatzy"] == 0
+
+
+def test_yatzy_and_full_house_with_every_face_in_play() -> None:
+    assert RS.score("yatzy", (5, 5, 5, 5, 5), frozenset({6, 9})) == 50
+    assert RS.score("full_house", (2, 2, 2, 3, 3), frozenset({6})) == 12
+    assert RS.score("full_house", (2, 2, 2, 3, 3), frozenset({3})) == 0
+    out, back = RS.tile_moves("yatzy", (5, 5, 5, 5, 5), frozenset({6, 9}))
+    assert out == {5} and back == [frozenset()]

@@ -190,6 +190,8 @@ class YahtzeeRuleset(Ruleset):
 
 ALL_TILES = frozenset(range(1, 13))
 _NO_TILE_MOVES = ("small_straight", "large_straight", "chance")
+_ALL_DICE = ("full_house", "yatzy")
+"""Combinations made of all five dice."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +220,10 @@ class DozzyRuleset(Ruleset):
             return sum(d for d in dice if d in in_play)
         if category_id == "chance":
             return sum(d for d in dice if d in in_play)
+        if category_id in _ALL_DICE:
+            # every die is part of the combination, so every face must be in play: dice
+            # whose tile is out are not dropped to make the rest "all equal"
+            return self.by_id[category_id].score(c) if set(dice) <= in_play else 0
         live = tuple(k if f + 1 in in_play else 0 for f, k in enumerate(c))
         return self.by_id[category_id].score(live)  # type: ignore[arg-type]
 
