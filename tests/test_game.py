@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
@@ -53,7 +54,7 @@ def test_saved_rolls_bank() -> None:
     g.score("chance")
     assert g.player.bank == 2 and g.rolls_left == 5
     g.roll()
-    g.roll(g.state.dice)
+    g.roll(g.state.dice[:1])
     g.score("yatzy")
     assert g.player.bank == 3
     capped = Game(get_ruleset("maxi", bank_cap=1), ["a"], seed=3)
@@ -142,9 +143,16 @@ def test_loaded_game_continues_with_same_dice() -> None:
     assert a.roll() == b.roll()
 
 
+def test_any_number_of_players() -> None:
+    game = run(Game("kids", [f"p{i}" for i in range(12)], seed=3), [GreedyBot()] * 12)
+    assert game.is_over and len(game.totals()) == 12
+    with pytest.raises(InvalidActionError, match="at least one player"):
+        Game("yatzy", [])
+    with pytest.raises(InvalidActionError, match="needs a name"):
+        Game("yatzy", ["Ann", " "])
+
+
 def test_player_count_and_names() -> None:
-    with pytest.raises(InvalidActionError, match="1..8"):
-        Game("yatzy", [f"p{i}" for i in range(9)])
     with pytest.raises(UnknownRulesetError, match="known rulesets"):
         get_ruleset("farkle")
     with pytest.raises(InvalidActionError, match="options are"):
@@ -170,3 +178,55 @@ def test_yahtzee_jokers_and_bonus() -> None:
     lower = {c: 0 for c in rs.category_ids if c not in ("ones", "twos", "fours")}
     lower.update({"yahtzee": 50, "fours": 8})
     assert rs.score_options(lower, (4, 4, 4, 4, 4)) == {"ones": 0, "twos": 0}
+
+
+def test_keeping_every_die_is_refused() -> None:
+    g = Game("yatzy", ["a"], seed=5)
+    dice = g.roll()
+    assert dice not in g.legal_keeps() and len(g.legal_keeps()) == len(set(g.legal_keeps()))
+    with pytest.raises(IllegalActionError, match="keeping every die"):
+        g.roll(dice)
+    assert g.rolls_left == 2 and g.log == [Roll((), dice)]
+
+
+def finished_save() -> dict:
+    game = run(Game("yatzy", ["a", "b"], seed=21), [GreedyBot(), GreedyBot()])
+    return json.loads(game.to_json())
+
+
+def test_save_without_seed_or_format_is_refused() -> None:
+    for field, match in (("seed", "no “seed” field"), ("format", "no save format")):
+        data = finished_save()
+        del data[field]
+        with pytest.raises(InvalidActionError, match=match):
+            Game.from_dict(data)
+    data = finished_save()
+    data["format"] = 99
+    with pytest.raises(InvalidActionError, match="format 99; this version reads format 1"):
+        Game.from_dict(data)
+    data = finished_save()
+    data["seed"] = "7"
+    with pytest.raises(InvalidActionError, match="whole number"):
+        Game.from_dict(data)
+    for bad in ([1, 2], {"roll": {"keep": []}}, {"hop": {}}):
+        data = finished_save()
+        data["log"][0] = bad
+        with pytest.raises(InvalidActionError, match="action"):
+            Game.from_dict(data)
+
+
+def test_save_with_edited_dice_is_refused() -> None:
+    data = finished_save()
+    rolls = [i for i, a in enumerate(data["log"]) if "roll" in a]
+    i = rolls[3]
+    result = data["log"][i]["roll"]["result"]
+    data["log"][i]["roll"]["result"] = [6 if d != 6 else 5 for d in result]
+    with pytest.raises(InvalidActionError, match=f"action {i + 1} .*seed rolls"):
+        Game.from_dict(data)
+
+
+def test_save_with_an_illegal_action_names_it() -> None:
+    data = finished_save()
+    data["log"][1] = {"score": {"category": "nope"}}
+    with pytest.raises(InvalidActionError, match="action 2 of the saved game"):
+        Game.from_dict(data)

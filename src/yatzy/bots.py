@@ -129,7 +129,9 @@ class DozzyBot:
         if game.rolls_left > 0 and options[best] < 0.7 * rs.by_id[best].max:
             live = [d for d in dice if d not in game.state.out] or list(dice)
             face = max(set(live), key=lambda f: (live.count(f), f))
-            return Roll(tuple(d for d in dice if d == face))
+            keep = tuple(d for d in dice if d == face)
+            if keep in game.legal_keeps():
+                return Roll(keep)
         if options[best] == 0:
             best = min(options, key=lambda c: rs.by_id[c].max)
         return Score(best, _tile_return(game, best))

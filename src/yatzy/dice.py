@@ -23,7 +23,7 @@ def normalize(values: Iterable[object]) -> Dice:
     out: list[int] = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
-            raise InvalidActionError(f"a die must be a whole number 1..6, got {v!r}")
+            raise InvalidActionError(f"a die is a whole number from 1 to 6, not “{v}”")
         out.append(v)
     return tuple(sorted(out))
 
@@ -37,12 +37,25 @@ def parse(text: str, n: int | None = None) -> Dice:
     bad = [ch for ch in digits if ch not in "123456"]
     if bad:
         raise InvalidActionError(
-            f"{text!r} is not a roll: {bad[0]!r} is not a die face; write faces 1..6, e.g. 66622"
+            f"“{text}” is not a roll: “{bad[0]}” is not a die face; write faces 1 to 6, e.g. 66622"
         )
     dice = tuple(sorted(int(ch) for ch in digits))
     if n is not None and len(dice) != n:
-        raise InvalidActionError(f"{text!r} has {len(dice)} dice; this game rolls {n}")
+        raise InvalidActionError(
+            f"“{text}” has {plural(len(dice), 'die', 'dice')}; this game rolls {n} at once"
+        )
     return dice
+
+
+def show_dice(values: Iterable[int]) -> str:
+    """Dice (or tiles) as a player writes them: "3 3 5", or "none"."""
+    text = " ".join(map(str, values))
+    return text or "none"
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """ "1 die", "2 dice": a count with the right form of its noun."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def counts(dice: Iterable[int]) -> Counts:

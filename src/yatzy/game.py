@@ -14,12 +14,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .dice import Dice, is_submultiset, normalize, sub_multisets
-from .errors import IllegalActionError, InvalidActionError
+from .dice import Dice, is_submultiset, normalize, show_dice, sub_multisets
+from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .registry import get_ruleset
-from .rules import Ruleset, check_returns
+from .rules import Ruleset, check_returns, check_tiles
 
-MAX_PLAYERS = 8
 SAVE_FORMAT = 1
 
 
@@ -77,7 +76,11 @@ class GameState:
 
 
 class Game:
-    """A game of any ruleset for 1..8 players. Mutate it only through its methods."""
+    """A game of any ruleset for one or more players. Mutate it only through its methods.
+
+    The engine sets no upper limit on players (the rule book says 1..N); a front end may
+    cap what it can show.
+    """
 
     def __init__(
         self, ruleset: Ruleset | str = "yatzy", players: Sequence[str] = ("Player 1",),
@@ -85,8 +88,10 @@ class Game:
     ) -> None:
         self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         names = list(players)
-        if not 1 <= len(names) <= MAX_PLAYERS:
-            raise InvalidActionError(f"a game has 1..{MAX_PLAYERS} players, got {len(names)}")
+        if not names:
+            raise InvalidActionError("a game needs at least one player")
+        if any(not isinstance(n, str) or not n.strip() for n in names):
+            raise InvalidActionError("every player needs a name")
         self.seed = secrets.randbits(63) if seed is None else seed
         self._rng = random.Random(self.seed)
         self.log: list[Action] = []
@@ -113,10 +118,13 @@ class Game:
         return self.ruleset.score_options(self.player.card, self.state.dice, self.state.out)
 
     def legal_keeps(self) -> list[Dice]:
-        """Every distinct keep allowed before the next roll (empty before the first roll)."""
+        """Every distinct keep allowed before the next roll (empty before the first roll).
+
+        Keeping every die is not a keep: it would spend a roll and change nothing.
+        """
         if self.state.dice is None or self.rolls_left <= 0:
             return []
-        keeps = sub_multisets(self.state.dice)
+        keeps = sub_multisets(self.state.dice)[:-1]
         if self.ruleset.must_keep_one:
             keeps = [k for k in keeps if k]
         return keeps
@@ -203,7 +211,11 @@ class Game:
             return keep
         if not is_submultiset(keep, st.dice):
             raise IllegalActionError(
-                f"cannot keep {list(keep)}: the dice on the table are {list(st.dice)}"
+                f"cannot keep {show_dice(keep)}: the dice on the table are {show_dice(st.dice)}"
+            )
+        if len(keep) == len(st.dice):
+            raise IllegalActionError(
+                "keeping every die would spend a roll for nothing; keep fewer dice or score"
             )
         if self.ruleset.must_keep_one and not keep:
             raise IllegalActionError("house rule must_keep_one: keep at least one die to re-roll")
@@ -259,13 +271,12 @@ class Game:
                 "tiles may come back only before the first roll of a turn with 4 or more out"
             )
         tiles = action.tiles
-        if any(isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= 12 for t in tiles):
-            raise InvalidActionError(f"tiles are numbers 1..12, got {list(tiles)!r}")
-        chosen = frozenset(tiles)
+        chosen = check_tiles(tiles)
         if len(chosen) != n or len(tiles) != n or not chosen <= self.state.out:
+            tiles_word = "tile" if n == 1 else "tiles"
             raise IllegalActionError(
-                f"bring back exactly {n} of the tiles that are out "
-                f"({', '.join(map(str, sorted(self.state.out)))}), leaving 3 out"
+                f"bring back exactly {n} {tiles_word} of those that are out "
+                f"({show_dice(tuple(sorted(self.state.out)))}), leaving 3 out"
             )
         self.state.out = self.state.out - chosen
 
@@ -284,14 +295,30 @@ class Game:
 
     @classmethod
     def replay(cls, ruleset: Ruleset, players: Sequence[str], seed: int,
-               log: Iterable[Action]) -> Game:
-        """Rebuild a game from its log; the RNG is advanced past every logged roll."""
+               log: Iterable[Action], *, check_dice: bool = False) -> Game:
+        """Rebuild a game from its log; the RNG is advanced past every logged roll.
+
+        With ``check_dice`` every logged roll must be the dice the seed gives, so a log
+        cannot choose its own dice.
+
+        :raises InvalidActionError: an action is malformed, or (``check_dice``) a roll does
+            not follow from the seed.
+        :raises IllegalActionError: an action breaks the rules at its point in the log.
+        """
         game = cls(ruleset, players, seed)
-        for action in log:
+        for number, action in enumerate(log, 1):
             if isinstance(action, Roll) and action.result is not None:
-                for _ in action.result:
-                    game._rng.randint(1, 6)
-            game.apply(action)
+                drawn = tuple(sorted(game._rng.randint(1, 6) for _ in action.result))
+                if check_dice and drawn != tuple(sorted(action.result)):
+                    raise InvalidActionError(
+                        f"action {number} (a roll) shows {show_dice(sorted(action.result))}, "
+                        f"but this game's seed rolls {show_dice(drawn)}: the saved game was "
+                        "changed by hand or damaged"
+                    )
+            try:
+                game.apply(action)
+            except YatzyError as e:
+                raise type(e)(f"action {number} of the saved game: {e}") from None
         return game
 
     def to_dict(self) -> dict[str, Any]:
@@ -309,11 +336,34 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise InvalidActionError(f"not a saved game of format {SAVE_FORMAT}")
-        ruleset = get_ruleset(data["rules"], **data.get("options", {}))
-        return cls.replay(ruleset, data["players"], int(data["seed"]),
-                          [action_from_dict(a) for a in data["log"]])
+        """Load a saved game: replay its log, checking every roll against its seed.
+
+        :raises InvalidActionError: not a saved game of this format, a field missing or of
+            the wrong type, or a roll the seed does not give.
+        :raises IllegalActionError: an action in the log breaks the rules.
+        """
+        if not isinstance(data, dict):
+            raise InvalidActionError("a saved game is a JSON object")
+        if "format" not in data:
+            raise InvalidActionError("this file has no save format number; it is not a saved game")
+        if data["format"] != SAVE_FORMAT:
+            raise InvalidActionError(
+                f"this saved game has format {data['format']}; this version reads format {SAVE_FORMAT}"
+            )
+        missing = [k for k in ("rules", "players", "seed", "log") if k not in data]
+        if missing:
+            raise InvalidActionError(f"the saved game has no “{missing[0]}” field")
+        seed, players, log = data["seed"], data["players"], data["log"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidActionError("the saved game's seed must be a whole number")
+        if not isinstance(players, list) or not isinstance(log, list):
+            raise InvalidActionError("the saved game's players and log must be lists")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise InvalidActionError("the saved game's options must be an object")
+        ruleset = get_ruleset(str(data["rules"]), **options)
+        return cls.replay(ruleset, players, seed, [action_from_dict(a) for a in log],
+                          check_dice=True)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
@@ -335,7 +385,10 @@ def action_to_dict(a: Action) -> dict[str, Any]:
     return {"restore": {"tiles": list(a.tiles)}}
 
 
-def action_from_dict(d: dict[str, Any]) -> Action:
+def action_from_dict(d: object) -> Action:
+    """One logged action from its JSON form; InvalidActionError if it is malformed."""
+    if not isinstance(d, dict):
+        raise InvalidActionError("each logged action is a JSON object")
     try:
         if "roll" in d:
             return Roll(tuple(d["roll"]["keep"]), tuple(d["roll"]["result"]))
@@ -344,6 +397,8 @@ def action_from_dict(d: dict[str, Any]) -> Action:
             return Score(d["score"]["category"], None if r is None else tuple(r))
         if "restore" in d:
             return Restore(tuple(d["restore"]["tiles"]))
-    except (KeyError, TypeError) as e:
-        raise InvalidActionError(f"malformed action {d!r}: {e}") from None
-    raise InvalidActionError(f"unknown action {d!r}; expected roll, score or restore")
+    except (KeyError, TypeError, AttributeError):
+        raise InvalidActionError(f"malformed action in the saved game: {json.dumps(d)}") from None
+    raise InvalidActionError(
+        f"unknown action in the saved game: {json.dumps(d)}; expected roll, score or restore"
+    )

@@ -88,8 +88,8 @@ class Ruleset:
         """The category with this id; InvalidActionError naming the valid ids if none."""
         if not isinstance(category_id, str) or category_id not in self.by_id:
             raise InvalidActionError(
-                f"{category_id!r} is not a category of {self.name}; "
-                f"the categories are: {', '.join(self.category_ids)}"
+                f"“{category_id}” is not a box of {self.name}; "
+                f"the boxes are: {', '.join(self.category_ids)}"
             )
         return self.by_id[category_id]
 
@@ -133,7 +133,7 @@ class Ruleset:
 
         d = normalize(dice)
         if len(d) != self.dice:
-            raise InvalidActionError(f"{self.name} uses {self.dice} dice, got {len(d)}")
+            raise InvalidActionError(f"{self.name} rolls {self.dice} dice, not {len(d)}")
         return d
 
     # ---- DOZZY board hooks (no board in other games) --------------------------------
@@ -304,26 +304,37 @@ def _splits(unused: Dice) -> Iterable[list[int]]:
                 yield [first + other, *tail]
 
 
+def check_tiles(tiles: Iterable[object]) -> frozenset[int]:
+    """Tile numbers as a set; InvalidActionError unless each is a whole number 1..12."""
+    vals = list(tiles)
+    bad = [t for t in vals if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= 12]
+    if bad:
+        raise InvalidActionError(f"tiles are numbered 1 to 12, not “{bad[0]}”")
+    return frozenset(vals)  # type: ignore[arg-type]
+
+
 def check_returns(options: list[frozenset[int]], returns: Iterable[object] | None) -> frozenset[int]:
     """Pick the player's tile return among the allowed ones, or explain what is allowed."""
     if returns is None:
         if len(options) == 1:
             return options[0]
         raise IllegalActionError(
-            "choose which tiles come back: " + " or ".join(_fmt(o) for o in options)
+            "choose which tiles come back: " + " or ".join(tiles_text(o) for o in options)
         )
-    vals = list(returns)
-    if any(isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= 12 for t in vals):
-        raise InvalidActionError(f"tiles are numbers 1..12, got {vals!r}")
-    chosen: frozenset[int] = frozenset(vals)  # type: ignore[arg-type]
+    chosen = check_tiles(returns)
     if chosen not in options:
         raise IllegalActionError(
-            f"tiles {_fmt(chosen)} cannot come back; allowed: "
-            + " or ".join(_fmt(o) for o in options)
+            f"{tiles_text(chosen)} cannot come back; choose "
+            + " or ".join(tiles_text(o) for o in options)
         )
     return chosen
 
 
-def _fmt(tiles: frozenset[int]) -> str:
-    return "{" + ", ".join(map(str, sorted(tiles))) + "}" if tiles else "{} (none)"
-
+def tiles_text(tiles: frozenset[int]) -> str:
+    """A set of tiles in words: "tile 9", "tiles 4 and 5", "no tile"."""
+    ts = sorted(tiles)
+    if not ts:
+        return "no tile"
+    if len(ts) == 1:
+        return f"tile {ts[0]}"
+    return "tiles " + ", ".join(map(str, ts[:-1])) + f" and {ts[-1]}"
