@@ -87,3 +87,53 @@ def test_dozzy_with_all_tiles(roll: str, cat: str, points: int) -> None:
 def test_dozzy_max_total() -> None:
     assert get_ruleset("dozzy").max_total == 538
     assert get_ruleset("yatzy").max_total == 374
+
+
+def test_finnish_names_as_the_finnish_sheets_write_them() -> None:
+    from yatzy.names import category_name
+
+    assert category_name("fives", "fi") == "Viitoset"
+    assert category_name("n5", "fi") == "Viitoset"
+    assert category_name("one_pair", "fi") == "Yksi pari"
+
+
+def all_yahtzee_game(joker: str) -> int:
+    """A whole solo game in which every roll is five of a kind, boxes chosen for the most points."""
+    from yatzy.game import Game, Roll
+
+    rs = get_ruleset("yahtzee", joker=joker)
+    game = Game(rs, ["a"], seed=0)
+    plan = [(6, "yahtzee")] + [(f, u) for f, u in zip(range(1, 7), rs.category_ids[:6], strict=True)]
+    lower = [c for c in rs.category_ids[6:] if c != "yahtzee"]
+    plan += [(6, c) for c in lower]
+    for face, box in plan:
+        game.apply(Roll((), (face,) * 5))
+        options = game.score_options()
+        game.score(box if box in options else max(options, key=options.__getitem__))
+    assert game.is_over
+    return game.total(0)
+
+
+@pytest.mark.parametrize("joker", ["forced", "free", "none"])
+def test_yahtzee_max_total_counts_the_bonuses(joker: str) -> None:
+    rs = get_ruleset("yahtzee", joker=joker)
+    assert rs.max_total == 375
+    assert rs.max_total + rs.max_extra == all_yahtzee_game(joker)
+    assert get_ruleset("yahtzee", yahtzee_bonus=False).max_extra == 0
+
+
+def test_option_values_out_of_range_are_refused() -> None:
+    from yatzy.errors import InvalidActionError
+
+    for rules, opts, match in [
+        ("yatzy", {"bonus_threshold": 1000}, "bonus_threshold must be 1 to 105, not 1000"),
+        ("yatzy", {"bonus_threshold": 0}, "must be 1 to 105"),
+        ("osto", {"bank_cap": -1}, "bank_cap must be 0 to 99"),
+        ("maxi", {"bonus_threshold": 63}, "84, 75"),
+        ("yatzy", {"must_keep_one": "maybe"}, "on or off"),
+        ("forced", {"bonus_threshold": "lots"}, "whole number"),
+    ]:
+        with pytest.raises(InvalidActionError, match=match):
+            get_ruleset(rules, **opts)
+    assert get_ruleset("osto", bank_cap="none").bank_cap is None
+    assert get_ruleset("forced", bonus_threshold="42").bonuses[0].threshold == 42

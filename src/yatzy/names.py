@@ -10,7 +10,7 @@ LANGUAGES = ("en", "fi", "sv", "da", "nb", "ru")
 
 _UPPER = {
     "en": ["Ones", "Twos", "Threes", "Fours", "Fives", "Sixes"],
-    "fi": ["Ykköset", "Kakkoset", "Kolmoset", "Neloset", "Vitoset", "Kuutoset"],
+    "fi": ["Ykköset", "Kakkoset", "Kolmoset", "Neloset", "Viitoset", "Kuutoset"],
     "sv": ["Ettor", "Tvåor", "Treor", "Fyror", "Femmor", "Sexor"],
     "da": ["Enere", "Toere", "Treere", "Firere", "Femmere", "Seksere"],
     "nb": ["Enere", "Toere", "Treere", "Firere", "Femmere", "Seksere"],
@@ -37,7 +37,7 @@ _LOWER: dict[str, dict[str, str]] = {
         "chance": "Chance", "yatzy": "Yatzy", "maxi_yatzy": "Maxi Yatzy", "yahtzee": "Yahtzee",
     },
     "fi": {
-        "one_pair": "Pari", "two_pairs": "Kaksi paria", "three_pairs": "Kolme paria",
+        "one_pair": "Yksi pari", "two_pairs": "Kaksi paria", "three_pairs": "Kolme paria",
         "three_of_a_kind": "Kolme samaa", "four_of_a_kind": "Neljä samaa",
         "five_of_a_kind": "Viisi samaa", "small_straight": "Pieni suora",
         "large_straight": "Iso suora", "full_straight": "Täysi suora",

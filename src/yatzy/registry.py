@@ -20,9 +20,24 @@ class OptionSpec:
     default: object
     help: str
     choices: tuple[object, ...] | None = None
+    low: int = 0
+    """Numbers: the smallest value the rules can use."""
+    high: int | None = None
+    """Numbers: the largest value the rules can use (None: no upper bound)."""
+    none_means: str = "none"
+    """How a None value reads (bank_cap: "no cap")."""
+
+    def show(self, value: object) -> str:
+        """A value as a player reads it: on/off, "no cap", 63."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return self.none_means if value is None else str(value)
 
     def parse(self, value: object) -> object:
-        """Accept a value of the right type, or its text form from the command line."""
+        """Accept a value of the right type, or its text form from the command line.
+
+        :raises InvalidActionError: the value is not one the option takes, saying which are.
+        """
         if isinstance(self.default, bool) or self.choices == (False, True):
             if isinstance(value, bool):
                 return value
@@ -31,35 +46,34 @@ class OptionSpec:
                 return True
             if text in ("0", "false", "no", "off"):
                 return False
-            raise InvalidActionError(f"option {self.name} is on/off (true/false), got {value!r}")
+            raise InvalidActionError(f"option {self.name} is on or off (true or false), not “{value}”")
         if self.choices is not None:
             for choice in self.choices:
                 if str(choice) == str(value).strip().lower() or choice == value:
                     return choice
             raise InvalidActionError(
-                f"option {self.name} must be one of {', '.join(map(str, self.choices))}, "
-                f"got {value!r}"
+                f"option {self.name} is one of {', '.join(map(str, self.choices))}, not “{value}”"
             )
-        if self.default is None or isinstance(self.default, int):
-            if value is None or str(value).lower() in ("none", "no-cap", ""):
-                if self.default is None:
-                    return None
-            try:
-                number = int(str(value))
-            except ValueError:
-                raise InvalidActionError(
-                    f"option {self.name} takes a whole number, got {value!r}"
-                ) from None
-            if number < 0:
-                raise InvalidActionError(f"option {self.name} cannot be negative, got {number}")
-            return number
-        return value
+        if value is None or str(value).strip().lower() in ("none", "no-cap", "no_cap", ""):
+            if self.default is None:
+                return None
+        try:
+            number = int(str(value))
+        except ValueError:
+            raise InvalidActionError(
+                f"option {self.name} takes a whole number, not “{value}”"
+            ) from None
+        if number < self.low or (self.high is not None and number > self.high):
+            allowed = f"{self.low} or more" if self.high is None else f"{self.low} to {self.high}"
+            raise InvalidActionError(f"option {self.name} must be {allowed}, not {number}")
+        return number
 
 
 MUST_KEEP_ONE = OptionSpec(
     "must_keep_one", False, "at least one die must be kept before a re-roll", (False, True)
 )
-THRESHOLD_63 = OptionSpec("bonus_threshold", 63, "upper total that earns the 50-point bonus")
+THRESHOLD_63 = OptionSpec("bonus_threshold", 63, "upper total that earns the 50-point bonus",
+                          low=1, high=105)
 FH_YATZY = OptionSpec(
     "full_house_accepts_yatzy", False, "five of a kind also scores as full house", (False, True)
 )
@@ -67,7 +81,8 @@ TP_FOUR = OptionSpec(
     "two_pairs_accepts_four", False, "four of a kind also scores as two pairs (4 x face)",
     (False, True),
 )
-BANK_CAP = OptionSpec("bank_cap", None, "most saved rolls a player may hold (none: no cap)")
+BANK_CAP = OptionSpec("bank_cap", None, "most saved rolls a player may hold (none: no cap)",
+                      high=99, none_means="no cap")
 
 OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     "yatzy": (MUST_KEEP_ONE, THRESHOLD_63, FH_YATZY, TP_FOUR),

@@ -95,7 +95,13 @@ class Ruleset:
 
     @property
     def max_total(self) -> int:
+        """Best total from the boxes and section bonuses alone."""
         return sum(c.max for c in self.categories) + sum(b.points for b in self.bonuses)
+
+    @property
+    def max_extra(self) -> int:
+        """Most points a game can add beyond ``max_total`` (Yahtzee bonuses)."""
+        return 0
 
     # ---- scoring ------------------------------------------------------------------
     def score(self, category_id: str, dice: Dice, board: frozenset[int] = frozenset()) -> int:
@@ -156,6 +162,15 @@ class YahtzeeRuleset(Ruleset):
         ("full_house", 25), ("small_straight", 30), ("large_straight", 40),
     )
     lower_ids: tuple[str, ...] = ()
+
+    @property
+    def max_extra(self) -> int:
+        """Every box after the first filled with an extra Yahtzee earns +100; without a
+        joker those in full house and the straights score 0 there instead of 25/30/40."""
+        if not self.yahtzee_bonus:
+            return 0
+        lost = 0 if self.joker != "none" else sum(dict(self.joker_points).values())
+        return 100 * (len(self.categories) - 1) - lost
 
     def is_extra_yahtzee(self, card: Card, dice: Dice) -> bool:
         return "yahtzee" in card and len(set(dice)) == 1

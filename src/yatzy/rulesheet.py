@@ -50,9 +50,12 @@ def rule_sheet(rs: Ruleset, lang: str = "en") -> Group:
         extra.append("Tiles 1-12 start in play; used numbers go out, unused dice bring tiles "
                      "back (alone or as pair sums 7-12). With 4+ out before a turn, you may "
                      "bring tiles back until 3 are out.")
-    opts = ", ".join(f"{o.name}={dict(rs.options)[o.name]}" for o in OPTIONS[rs.name])
+    opts = ", ".join(f"{o.name}={o.show(rs.option(o.name))}" for o in OPTIONS[rs.name])
     extra.append(f"Options: {opts}")
-    extra.append(f"{label('total', lang)} max: {rs.max_total}")
+    top = f"{label('total', lang)} max: {rs.max_total}"
+    if rs.max_extra:
+        top += f" ({rs.max_total + rs.max_extra} with every extra Yahtzee's +100)"
+    extra.append(top)
     parts.extend(Text(e) for e in extra)
     return Group(*parts)  # type: ignore[arg-type]
 
