@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,18 +56,62 @@ class Solution:
         return float(self.values[0, 0, 0])
 
 
+_SOURCES = ("kernel.py", "spec.py", "solve.py")
+
+
+def _solver_source_digest() -> bytes:
+    """A digest of the solver's own code: a changed kernel never loads an old table."""
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for name in _SOURCES:
+        h.update((here / name).read_bytes())
+    return h.digest()
+
+
 def table_key(spec: SolverSpec) -> str:
-    desc = {"rules": spec.ruleset.name, "options": {k: str(v) for k, v in spec.ruleset.options},
-            "bank_cap": spec.bank_cap if spec.ruleset.saved_rolls else None,
-            "version": TABLE_VERSION}
-    digest = hashlib.sha1(json.dumps(desc, sort_keys=True).encode()).hexdigest()[:12]
-    return f"{spec.ruleset.name}-{digest}"
+    """The cache name of a table: a hash of everything that defines it.
+
+    That is the arrays the kernels read (scores of every roll in every box, bonus, order,
+    jokers, keep rules: so a changed rule changes the key), the bank cap, and the
+    solver's code.
+    """
+    h = hashlib.sha256()
+    h.update(json.dumps({"rules": spec.ruleset.name, "bank_cap": spec.bank_cap,
+                         "version": TABLE_VERSION}).encode())
+    h.update(_solver_source_digest())
+    for arg in spec.kernel_args:
+        h.update(np.ascontiguousarray(arg).tobytes() if isinstance(arg, np.ndarray) else repr(arg).encode())
+    return f"{spec.ruleset.name}-{h.hexdigest()[:16]}"
+
+
+def _write_atomically(path: Path, write: Callable[[Path], object]) -> None:
+    """Write through a unique temporary file and an atomic rename: two processes solving the
+    same table at once both end with a whole file."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = True,
           progress: Progress | None = None) -> Solution:
-    """Solve a ruleset exactly, or load its table from the cache (memory-mapped)."""
+    """Solve a ruleset exactly, or load its table from the cache (memory-mapped).
+
+    :raises InvalidActionError: DOZZY (out of the solver's reach), or a bank cap for a
+        ruleset without saved rolls.
+    """
     check_solvable(ruleset)
+    if bank_cap is not None and not ruleset.saved_rolls:
+        raise InvalidActionError(
+            f"{ruleset.name} has no saved rolls, so a bank cap means nothing there; "
+            "bank caps are for maxi and osto"
+        )
+    if bank_cap is not None and bank_cap < 0:
+        raise InvalidActionError(f"the bank cap is 0 or more, not {bank_cap}")
     cap = bank_cap if bank_cap is not None else (
         ruleset.bank_cap if ruleset.bank_cap is not None else DEFAULT_BANK_CAP.get(ruleset.name, 4))
     spec = SolverSpec(ruleset, cap if ruleset.saved_rolls else 0)
@@ -82,11 +127,15 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
     sol = Solution(spec, values, seconds, spec.states())
     if use_cache:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npy")
-        np.save(tmp, values)
-        tmp.replace(path)
-        meta_path.write_text(json.dumps({"states": sol.states, "seconds": seconds,
-                                         "expected_score": sol.expected_score}))
+        meta = json.dumps({"states": sol.states, "seconds": seconds,
+                           "expected_score": sol.expected_score})
+
+        def save_values(tmp: Path) -> None:
+            with open(tmp, "wb") as fh:
+                np.save(fh, values)
+
+        _write_atomically(path, save_values)
+        _write_atomically(meta_path, lambda tmp: tmp.write_text(meta))
     return sol
 
 
