@@ -1,0 +1,114 @@
+"""Seat order with three or more players: 0 -> 1 -> ... -> n-1 -> 0, checked turn by turn.
+
+Each game is driven one action at a time and the seat is compared with the number of
+turns completed so far (scores logged), not with a replay of the same engine.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from yatzy.bots import GreedyBot, RandomBot
+from yatzy.errors import IllegalActionError
+from yatzy.game import Game, Restore, Roll, Score
+from yatzy.registry import get_ruleset
+
+
+def drive(game: Game, bots: list[GreedyBot | RandomBot]) -> tuple[list[int], int]:
+    """Play the game to the end checking the seat before and after every action.
+
+    Returns the seat that scored each turn, in order, and how many DOZZY restores happened.
+    """
+    n = len(game.state.players)
+    scorers: list[int] = []
+    restores = 0
+    while not game.is_over:
+        turn = len(scorers)
+        seat = turn % n
+        assert game.state.current == seat, f"turn {turn}: seat {game.state.current}, expected {seat}"
+        assert game.player is game.state.players[seat]
+        before = [len(p.card) for p in game.state.players]
+        action = bots[seat].act(game)
+        game.play(action)
+        after = [len(p.card) for p in game.state.players]
+        if isinstance(action, Score):
+            # exactly the seat whose turn it was filled one box; nobody else did
+            assert after == [b + (i == seat) for i, b in enumerate(before)]
+            assert before[seat] == turn // n, "a seat got a turn twice in one round"
+            scorers.append(seat)
+            assert game.state.current == (turn + 1) % n or game.is_over
+        else:
+            assert after == before
+            assert game.state.current == seat, f"a {type(action).__name__} moved the seat"
+            restores += isinstance(action, Restore)
+    assert len(scorers) == game.ruleset.turns * n
+    return scorers, restores
+
+
+CASES = [
+    ("yatzy", {}, 3), ("yatzy", {}, 5), ("forced", {"order": "up"}, 4), ("kids", {}, 9),
+    ("yahtzee", {}, 3), ("osto", {}, 3), ("maxi", {}, 3), ("maxi", {"saved_rolls": False}, 4),
+    ("dozzy", {}, 3), ("dozzy", {}, 4),
+]
+
+
+@pytest.mark.parametrize("name,opts,n", CASES, ids=[f"{c[0]}-{c[2]}p-{i}" for i, c in enumerate(CASES)])
+def test_seats_rotate_in_order_over_whole_games(name: str, opts: dict[str, object], n: int) -> None:
+    rs = get_ruleset(name, **opts)
+    restored = 0
+    for seed in (1, 2, 3):
+        bots: list[GreedyBot | RandomBot] = [
+            RandomBot(seed * 10 + i) if (i + seed) % 2 else GreedyBot() for i in range(n)]
+        game = Game(rs, [f"p{i}" for i in range(n)], seed=seed)
+        scorers, restores = drive(game, bots)
+        assert scorers == list(range(n)) * rs.turns
+        assert all(len(p.card) == rs.turns for p in game.state.players)
+        restored += restores
+    assert restored > 0 or name != "dozzy", "no DOZZY game restored tiles: the seat was not checked there"
+
+
+def test_dozzy_restore_keeps_the_seat() -> None:
+    g = Game("dozzy", ["a", "b", "c"], seed=5)
+    g.apply(Roll((), (1, 1, 2, 2, 3)))
+    g.apply(Score("chance"))
+    assert g.state.current == 1
+    g.state.out = frozenset({1, 2, 3, 4, 5})
+    g.apply(Restore((1, 2)))
+    assert g.state.current == 1
+    g.apply(Roll((), (6, 6, 6, 6, 6)))
+    g.apply(Score("chance"))
+    assert g.state.current == 2
+    assert [len(p.card) for p in g.state.players] == [1, 1, 0]
+
+
+def test_saved_rolls_do_not_give_a_second_turn() -> None:
+    g = Game("osto", ["a", "b", "c"], seed=7)
+    for turn in range(7):
+        assert g.state.current == turn % 3
+        g.roll()
+        g.score(g.ruleset.open_categories(g.player.card)[0])  # stop after one roll: bank grows
+    assert [p.bank for p in g.state.players] == [6, 4, 4]
+
+
+def test_player_field_names_the_seat_in_turn() -> None:
+    g = Game("yatzy", ["a", "b", "c"], seed=3)
+    for turn in range(7):
+        seat = turn % 3
+        for other in {0, 1, 2} - {seat}:
+            with pytest.raises(IllegalActionError, match=f"it is player {seat}"):
+                g.apply(Roll((), (1, 2, 3, 4, 5), player=other))
+        g.apply(Roll((), (1, 2, 3, 4, 5), player=seat))
+        g.apply(Score(g.ruleset.category_ids[turn // 3], player=seat))
+    assert [len(p.card) for p in g.state.players] == [3, 2, 2]
+
+
+def test_undo_across_the_wrap_returns_to_the_last_seat() -> None:
+    g = Game("yatzy", ["a", "b", "c"], seed=8)
+    for _ in range(3):
+        g.roll()
+        g.score("chance" if "chance" not in g.player.card else "ones")
+    assert g.state.current == 0
+    g.undo()
+    assert g.state.current == 2 and "chance" not in g.state.players[2].card
+    g.score("ones")
+    assert g.state.current == 0
