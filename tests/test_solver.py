@@ -38,9 +38,9 @@ def test_published_values(name: str, opts: dict[str, object], value: float) -> N
     assert sol.states > 0
 
 
-def tiny(*cats: Category, bonus: Bonus | None = None) -> Ruleset:
+def tiny(*cats: Category, bonus: Bonus | None = None, must_keep_one: bool = False) -> Ruleset:
     return Ruleset(name="yatzy", title="tiny", dice=5, categories=cats,
-                   bonuses=(bonus,) if bonus else ())
+                   bonuses=(bonus,) if bonus else (), must_keep_one=must_keep_one)
 
 
 SIXES = Category("sixes", "", 30, partial(scoring.upper, face=6), face=6)
@@ -72,7 +72,8 @@ def brute_force(rs: Ruleset) -> float:
             best = max(best, pts + start(filled | {c}, up))
         if left:
             for k in sub_multisets(dice):
-                best = max(best, rolled(k, left - 1, filled, upper))
+                if k or not rs.must_keep_one:  # the house rule: keep at least one die
+                    best = max(best, rolled(k, left - 1, filled, upper))
         return best
 
     @cache
@@ -84,14 +85,58 @@ def brute_force(rs: Ruleset) -> float:
     return start(frozenset(), 0)
 
 
+@pytest.mark.parametrize("must_keep_one", [False, True])
 @pytest.mark.parametrize("cats,bonus", [
     ((YATZY,), None),
     ((SIXES,), Bonus("bonus", ("sixes",), 18, 40)),
     ((PAIR, SIXES), Bonus("bonus", ("sixes",), 24, 25)),
 ])
-def test_brute_force_agrees(cats: tuple[Category, ...], bonus: Bonus | None) -> None:
-    rs = tiny(*cats, bonus=bonus)
+def test_brute_force_agrees(cats: tuple[Category, ...], bonus: Bonus | None, must_keep_one: bool) -> None:
+    rs = tiny(*cats, bonus=bonus, must_keep_one=must_keep_one)
     assert abs(solve(rs, use_cache=False).expected_score - brute_force(rs)) < 1e-4
+
+
+@pytest.mark.parametrize("cats,bonus", [
+    ((SIXES,), Bonus("bonus", ("sixes",), 18, 40)),
+    ((PAIR, SIXES), Bonus("bonus", ("sixes",), 24, 25)),
+])
+def test_must_keep_one_costs_points_in_brute_force(cats: tuple[Category, ...], bonus: Bonus | None) -> None:
+    """With no sixes showing, the house rule forces a useless die to be kept: worth less."""
+    free, forced = (tiny(*cats, bonus=bonus, must_keep_one=m) for m in (False, True))
+    assert brute_force(forced) < brute_force(free) - 0.1
+    assert solve(forced, use_cache=False).expected_score < solve(free, use_cache=False).expected_score - 0.1
+
+
+@pytest.mark.slow
+def test_must_keep_one_scandinavian_value() -> None:
+    """The house rule costs about 0.42 points of Scandinavian Yatzy's 248.44."""
+    sol = solve(get_ruleset("yatzy", must_keep_one=True))
+    assert sol.expected_score < 248.4399894 - 0.1
+    assert abs(sol.expected_score - 248.0181) < 2e-3  # this solver's value, recorded 2026-11
+    summary = simulate_optimal(sol, 20000, seed=11)
+    assert abs(summary.mean - sol.expected_score) < 3 * summary.std_error
+
+
+def test_must_keep_one_has_its_own_cached_table() -> None:
+    plain = solve(get_ruleset("kids"))
+    kept = solve(get_ruleset("kids", must_keep_one=True))
+    fresh = solve(get_ruleset("kids", must_keep_one=True), use_cache=False)
+    assert kept.expected_score == fresh.expected_score < plain.expected_score - 0.1
+
+
+def test_coach_never_rolls_every_die_under_must_keep_one() -> None:
+    """Games the engine refereed (it refuses an empty keep) played by the exact solver."""
+    from yatzy.bots import CoachBot, run
+    from yatzy.game import Game, Roll
+
+    rs = get_ruleset("kids", must_keep_one=True)
+    bot = CoachBot(rs)
+    rerolls = 0
+    for seed in range(20):
+        game = run(Game(rs, ["bot"], seed=seed), [bot])
+        assert game.is_over
+        rerolls += sum(1 for a in game.log if isinstance(a, Roll) and a.keep)
+    assert rerolls > 0
 
 
 def test_yatzy_in_one_turn_is_known() -> None:
