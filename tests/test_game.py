@@ -202,7 +202,7 @@ def test_save_without_seed_or_format_is_refused() -> None:
             Game.from_dict(data)
     data = finished_save()
     data["format"] = 99
-    with pytest.raises(InvalidActionError, match="format 99; this version reads format 1"):
+    with pytest.raises(InvalidActionError, match="format 99; this version reads formats 1 and 2"):
         Game.from_dict(data)
     data = finished_save()
     data["seed"] = "7"

@@ -7,48 +7,55 @@ log, so replaying the log rebuilds the state exactly, and a saved game *is* its 
 
 from __future__ import annotations
 
+import copy
+import itertools
 import json
 import random
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
+from .actions import Action, Restore, Roll, Score
 from .dice import Dice, is_submultiset, normalize, show_dice, sub_multisets
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .registry import get_ruleset
 from .rules import Ruleset, check_returns, check_tiles
+from .seats import Seat
 
-SAVE_FORMAT = 1
+__all__ = ["Action", "Game", "GameState", "Outcome", "PlayerState", "Restore", "Roll", "Score",
+           "Seat", "Standing", "Termination"]
 
-
-@dataclass(frozen=True)
-class Roll:
-    """Keep ``keep`` and roll the rest. ``result`` holds the new dice once rolled."""
-
-    keep: Dice = ()
-    result: Dice | None = None
-    player: int | None = None
+SAVE_FORMAT = 2
+"""Version 2 saves seats (name and kind) and the roll-off; version 1 files still load."""
 
 
-@dataclass(frozen=True)
-class Score:
-    """Fill a box; in DOZZY ``returns`` picks which tiles come back."""
+class Termination(Enum):
+    """How a game ended."""
 
-    category: str
-    returns: tuple[int, ...] | None = None
-    player: int | None = None
+    COMPLETED = "completed"
+    """Every player filled every box."""
 
 
 @dataclass(frozen=True)
-class Restore:
-    """DOZZY, before the first roll of a turn with 4+ tiles out: bring these tiles back."""
+class Standing:
+    """One player's place at the end: rank 1 is the best, tied totals share a rank."""
 
-    tiles: tuple[int, ...]
-    player: int | None = None
+    player: int
+    name: str
+    total: int
+    rank: int
 
 
-Action = Roll | Score | Restore
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: why it ended, the standings best first, and the winner(s)."""
+
+    termination: Termination
+    standings: tuple[Standing, ...]
+    winners: tuple[int, ...]
+    """Indices of the players with the highest total (ties share the win)."""
 
 
 @dataclass
@@ -83,19 +90,44 @@ class Game:
     """
 
     def __init__(
-        self, ruleset: Ruleset | str = "yatzy", players: Sequence[str] = ("Player 1",),
-        seed: int | None = None,
+        self, ruleset: Ruleset | str = "yatzy", players: Sequence[str | Seat] = ("Player 1",),
+        seed: int | None = None, *, roll_off: bool = False,
     ) -> None:
+        """Start a game. ``players`` are names (people) or seats; with ``roll_off`` each
+        player rolls one die, the highest starts, and ties roll again (from the seed)."""
         self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-        names = list(players)
-        if not names:
+        self.seats = tuple(p if isinstance(p, Seat) else Seat(p) for p in players)
+        if not self.seats:
             raise InvalidActionError("a game needs at least one player")
-        if any(not isinstance(n, str) or not n.strip() for n in names):
-            raise InvalidActionError("every player needs a name")
         self.seed = secrets.randbits(63) if seed is None else seed
         self._rng = random.Random(self.seed)
         self.log: list[Action] = []
-        self.state = GameState([PlayerState(n) for n in names])
+        self.state = GameState([PlayerState(s.name) for s in self.seats])
+        self.roll_offs: list[dict[int, int]] = []
+        """Roll-off rounds: player index -> the die they rolled (ties roll again)."""
+        self.first = 0
+        """The player who started: 0 unless the roll-off chose another."""
+        if roll_off and len(self.seats) > 1:
+            self._roll_off()
+
+    def _roll_off(self) -> None:
+        rolling = list(range(len(self.seats)))
+        while len(rolling) > 1:
+            dice = {i: self._rng.randint(1, 6) for i in rolling}
+            self.roll_offs.append(dice)
+            rolling = [i for i in rolling if dice[i] == max(dice.values())]
+        self.first = self.state.current = rolling[0]
+
+    def clone(self) -> Game:
+        """An independent copy (state, log and dice RNG) sharing the immutable ruleset:
+        for trying a move, as a search or a test does."""
+        twin = copy.copy(self)
+        twin.state = copy.deepcopy(self.state)
+        twin.log = list(self.log)
+        twin.roll_offs = list(self.roll_offs)
+        twin._rng = random.Random()
+        twin._rng.setstate(self._rng.getstate())
+        return twin
 
     # ---- views --------------------------------------------------------------------
     @property
@@ -139,6 +171,46 @@ class Game:
         if not self.ruleset.uses_board or self.state.rolls_used or self.is_over:
             return 0
         return self.ruleset.restore_count(self.state.out)  # type: ignore[attr-defined]
+
+    @property
+    def round_number(self) -> int:
+        """The round being played, 1 to the number of boxes (the last one once over)."""
+        return min(len(self.player.card) + 1, self.ruleset.turns)
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now, in one list: tile returns, rolls and keeps, scores.
+
+        Applying any of them succeeds; an action not in the list is refused. A DOZZY score
+        with a choice of tiles to bring back is listed once per choice.
+        """
+        if self.is_over:
+            return []
+        actions: list[Action] = []
+        n = self.may_restore()
+        if n:
+            actions += [Restore(t) for t in itertools.combinations(sorted(self.state.out), n)]
+        if self.state.dice is None:
+            return [*actions, Roll()]
+        actions += [Roll(k) for k in self.legal_keeps()]
+        for cat in self.score_options():
+            _, returns = self.tile_moves(cat)
+            if len(returns) > 1:
+                actions += [Score(cat, tuple(sorted(r))) for r in returns]
+            else:
+                actions.append(Score(cat))
+        return actions
+
+    def outcome(self) -> Outcome | None:
+        """Standings with totals and the winner or winners on a tie; None while playing."""
+        if not self.is_over:
+            return None
+        totals = self.totals()
+        order = sorted(range(len(totals)), key=lambda i: -totals[i])
+        standings = tuple(
+            Standing(i, self.state.players[i].name, totals[i], 1 + sum(t > totals[i] for t in totals))
+            for i in order
+        )
+        return Outcome(Termination.COMPLETED, standings, tuple(self.winners()))
 
     def totals(self) -> list[int]:
         return [self.total(i) for i in range(len(self.state.players))]
@@ -288,14 +360,14 @@ class Game:
         last = self.log[-1]
         if isinstance(last, Roll):
             raise IllegalActionError("a roll cannot be undone: its dice have been seen")
-        rebuilt = Game.replay(self.ruleset, [p.name for p in self.state.players], self.seed,
-                              self.log[:-1])
+        rebuilt = Game.replay(self.ruleset, self.seats, self.seed, self.log[:-1],
+                              roll_off=bool(self.roll_offs))
         self.state, self.log, self._rng = rebuilt.state, rebuilt.log, rebuilt._rng
         return last
 
     @classmethod
-    def replay(cls, ruleset: Ruleset, players: Sequence[str], seed: int,
-               log: Iterable[Action], *, check_dice: bool = False) -> Game:
+    def replay(cls, ruleset: Ruleset, players: Sequence[str | Seat], seed: int,
+               log: Iterable[Action], *, check_dice: bool = False, roll_off: bool = False) -> Game:
         """Rebuild a game from its log; the RNG is advanced past every logged roll.
 
         With ``check_dice`` every logged roll must be the dice the seed gives, so a log
@@ -305,7 +377,7 @@ class Game:
             not follow from the seed.
         :raises IllegalActionError: an action breaks the rules at its point in the log.
         """
-        game = cls(ruleset, players, seed)
+        game = cls(ruleset, players, seed, roll_off=roll_off)
         for number, action in enumerate(log, 1):
             if isinstance(action, Roll) and action.result is not None:
                 drawn = tuple(sorted(game._rng.randint(1, 6) for _ in action.result))
@@ -322,11 +394,14 @@ class Game:
         return game
 
     def to_dict(self) -> dict[str, Any]:
+        """The save file: ruleset, seats, seed and the action log (a local save keeps the
+        seed, so a loaded game rolls on; never send this to a client)."""
         return {
             "format": SAVE_FORMAT,
             "rules": self.ruleset.name,
             "options": dict(self.ruleset.options),
-            "players": [p.name for p in self.state.players],
+            "seats": [s.to_dict() for s in self.seats],
+            "roll_off": bool(self.roll_offs),
             "seed": self.seed,
             "log": [action_to_dict(a) for a in self.log],
         }
@@ -336,34 +411,39 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Load a saved game: replay its log, checking every roll against its seed.
+        """Load a saved game (format 1 or 2): replay its log, checking every roll against
+        its seed.
 
-        :raises InvalidActionError: not a saved game of this format, a field missing or of
-            the wrong type, or a roll the seed does not give.
+        :raises InvalidActionError: not a saved game of a known format, a field missing or
+            of the wrong type, or a roll the seed does not give.
         :raises IllegalActionError: an action in the log breaks the rules.
         """
         if not isinstance(data, dict):
             raise InvalidActionError("a saved game is a JSON object")
         if "format" not in data:
             raise InvalidActionError("this file has no save format number; it is not a saved game")
-        if data["format"] != SAVE_FORMAT:
+        version = data["format"]
+        if version not in (1, SAVE_FORMAT):
             raise InvalidActionError(
-                f"this saved game has format {data['format']}; this version reads format {SAVE_FORMAT}"
+                f"this saved game has format {version}; this version reads formats 1 and {SAVE_FORMAT}"
             )
-        missing = [k for k in ("rules", "players", "seed", "log") if k not in data]
+        people = "players" if version == 1 else "seats"
+        missing = [k for k in ("rules", people, "seed", "log") if k not in data]
         if missing:
             raise InvalidActionError(f"the saved game has no “{missing[0]}” field")
-        seed, players, log = data["seed"], data["players"], data["log"]
+        seed, log = data["seed"], data["log"]
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidActionError("the saved game's seed must be a whole number")
-        if not isinstance(players, list) or not isinstance(log, list):
-            raise InvalidActionError("the saved game's players and log must be lists")
+        if not isinstance(data[people], list) or not isinstance(log, list):
+            raise InvalidActionError(f"the saved game's {people} and log must be lists")
+        seats = [_seat_v1(n) for n in data[people]] if version == 1 else [
+            Seat.from_dict(d) for d in data[people]]
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise InvalidActionError("the saved game's options must be an object")
         ruleset = get_ruleset(str(data["rules"]), **options)
-        return cls.replay(ruleset, players, seed, [action_from_dict(a) for a in log],
-                          check_dice=True)
+        return cls.replay(ruleset, seats, seed, [action_from_dict(a) for a in log],
+                          check_dice=True, roll_off=bool(data.get("roll_off", False)))
 
     @classmethod
     def from_json(cls, text: str) -> Game:
@@ -372,6 +452,15 @@ class Game:
         except json.JSONDecodeError as e:
             raise InvalidActionError(f"saved game is not valid JSON: {e}") from None
         return cls.from_dict(data)
+
+
+def _seat_v1(name: object) -> Seat:
+    """Version 1 saves wrote a bot's seat into its name: "greedy (bot)"."""
+    if not isinstance(name, str):
+        raise InvalidActionError("the saved game's players must be names")
+    if name.endswith(" (bot)"):
+        return Seat.bot(name[: -len(" (bot)")].strip().lower())
+    return Seat(name)
 
 
 def action_to_dict(a: Action) -> dict[str, Any]:

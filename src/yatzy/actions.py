@@ -1,0 +1,143 @@
+"""Actions as values with one text notation, the way a chess library writes its moves.
+
+=================  =====================================================
+``r``              roll (the first roll of a turn throws every die)
+``k 335``          keep 3 3 5 and roll the rest
+``s two_pairs``    fill a box
+``s n3 4 5``       DOZZY: fill a box and bring tiles 4 and 5 back
+``s n3 -``         DOZZY: fill a box and bring no tile back
+``b 11 12``        DOZZY, before the first roll: bring tiles 11 and 12 back
+=================  =====================================================
+
+``parse_action(text)`` reads any of them (long verbs too: ``roll``, ``keep``, ``score``,
+``back``), ``str(action)`` writes them, and ``repr`` round-trips through ``eval``. The line
+game, the coach, the CLI and the web protocol all use this one notation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .dice import Dice, parse
+from .errors import InvalidActionError
+
+_VERBS = {
+    "r": "roll", "roll": "roll",
+    "k": "keep", "keep": "keep",
+    "s": "score", "score": "score",
+    "b": "back", "back": "back", "restore": "back",
+}
+NOTATION_HELP = "r (roll), k 335 (keep 3 3 5, roll the rest), s two_pairs (score), b 11 12 (tiles back)"
+
+
+def _split(text: str, verbs: tuple[str, ...]) -> list[str]:
+    if not isinstance(text, str):
+        raise InvalidActionError("an action is text such as r, k 335 or s chance")
+    words = text.strip().split()
+    if not words or _VERBS.get(words[0].lower()) not in verbs:
+        raise InvalidActionError(f"“{text.strip()}” is not an action; write {NOTATION_HELP}")
+    return words[1:]
+
+
+def _tiles(words: list[str], text: str) -> tuple[int, ...]:
+    tiles: list[int] = []
+    for w in (w for part in words for w in part.split(",") if w):
+        if not w.isdigit() or not 1 <= int(w) <= 12:
+            raise InvalidActionError(f"“{text.strip()}”: tiles are numbered 1 to 12, not “{w}”")
+        tiles.append(int(w))
+    return tuple(tiles)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Keep ``keep`` and roll the rest. ``result`` holds the new dice once rolled."""
+
+    keep: Dice = ()
+    result: Dice | None = None
+    player: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Roll:
+        """``r`` or ``k 335`` (also ``roll``, ``keep 3 3 5``).
+
+        :raises InvalidActionError: not a roll, or a kept die is not a face 1..6.
+        """
+        args = _split(text, ("roll", "keep"))
+        verb = _VERBS[text.split()[0].lower()]
+        if verb == "roll":
+            if args:
+                raise InvalidActionError(f"“{text.strip()}”: to keep dice write k 335, not r 335")
+            return cls()
+        if not args:
+            raise InvalidActionError("name the dice to keep, e.g. k 335 (r rolls them all)")
+        return cls(parse("".join(args)))
+
+    def __str__(self) -> str:
+        return "k " + "".join(map(str, self.keep)) if self.keep else "r"
+
+
+@dataclass(frozen=True)
+class Score:
+    """Fill a box; in DOZZY ``returns`` picks which tiles come back (None: the only choice)."""
+
+    category: str
+    returns: tuple[int, ...] | None = None
+    player: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Score:
+        """``s two_pairs``, ``s n3 4 5``, ``s n3 -`` (also ``score two_pairs``).
+
+        :raises InvalidActionError: not a score, no box named, or a tile that is not 1..12.
+        """
+        args = _split(text, ("score",))
+        if not args:
+            raise InvalidActionError("name the box to fill, e.g. s chance")
+        rest = args[1:]
+        if rest == ["-"]:
+            return cls(args[0].lower(), ())
+        return cls(args[0].lower(), _tiles(rest, text) if rest else None)
+
+    def __str__(self) -> str:
+        if self.returns is None:
+            return f"s {self.category}"
+        return f"s {self.category} " + (" ".join(map(str, self.returns)) or "-")
+
+
+@dataclass(frozen=True)
+class Restore:
+    """DOZZY, before the first roll of a turn with 4+ tiles out: bring these tiles back."""
+
+    tiles: tuple[int, ...]
+    player: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Restore:
+        """``b 11 12`` (also ``back 11 12``).
+
+        :raises InvalidActionError: not a return, no tile named, or a tile that is not 1..12.
+        """
+        args = _split(text, ("back",))
+        if not args:
+            raise InvalidActionError("name the tiles to bring back, e.g. b 11 12")
+        return cls(_tiles(args, text))
+
+    def __str__(self) -> str:
+        return "b " + " ".join(map(str, self.tiles))
+
+
+Action = Roll | Score | Restore
+
+
+def parse_action(text: str) -> Action:
+    """Any action in the notation above.
+
+    :raises InvalidActionError: the text is not an action, naming what is allowed.
+    """
+    _split(text, ("roll", "keep", "score", "back"))
+    verb = _VERBS[text.split()[0].lower()]
+    if verb in ("roll", "keep"):
+        return Roll.parse(text)
+    if verb == "score":
+        return Score.parse(text)
+    return Restore.parse(text)
