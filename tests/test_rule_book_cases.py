@@ -132,6 +132,7 @@ def test_option_values_out_of_range_are_refused() -> None:
         ("maxi", {"bonus_threshold": 63}, "84, 75"),
         ("yatzy", {"must_keep_one": "maybe"}, "on or off"),
         ("forced", {"bonus_threshold": "lots"}, "whole number"),
+        ("maxi", {"saved_rolls": False, "bank_cap": 2}, "needs saved_rolls=on"),
     ]:
         with pytest.raises(InvalidActionError, match=match):
             get_ruleset(rules, **opts)

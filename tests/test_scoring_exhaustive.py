@@ -150,11 +150,15 @@ def test_house_rules_every_roll(fh5: bool, tp4: bool) -> None:
             assert got[cat] == scandinavian(cat, d, fh5, tp4), (cat, d)
 
 
-def test_maxima_are_reached() -> None:
-    for name in RULESETS:
-        rs = get_ruleset(name)
-        best = {c.id: 0 for c in rs.categories}
-        for d in all_rolls(rs.dice):
-            for c, v in rs.score_all(d).items():
-                best[c] = max(best[c], v)
-        assert best == {c.id: c.max for c in rs.categories}, name
+HOUSE_RULES = [("yatzy", {"full_house_accepts_yatzy": True}), ("yatzy", {"two_pairs_accepts_four": True}),
+               ("osto", {"full_house_accepts_yatzy": True, "two_pairs_accepts_four": True})]
+
+
+@pytest.mark.parametrize("name,opts", [(n, {}) for n in RULESETS] + HOUSE_RULES)
+def test_maxima_are_reached(name: str, opts: dict[str, object]) -> None:
+    rs = get_ruleset(name, **opts)
+    best = {c.id: 0 for c in rs.categories}
+    for d in all_rolls(rs.dice):
+        for c, v in rs.score_all(d).items():
+            best[c] = max(best[c], v)
+    assert best == {c.id: c.max for c in rs.categories}, name

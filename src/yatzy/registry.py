@@ -139,7 +139,7 @@ def _scandinavian_lower(fh_yatzy: bool, tp_four: bool) -> list[Category]:
     return [
         Category("one_pair", "2 x highest pair", 12, partial(s.of_a_kind, n=2)),
         Category("two_pairs", "two different pairs: their sum"
-                 + (" (four of a kind counts, 4 x face)" if tp_four else ""), 22,
+                 + (" (four of a kind counts, 4 x face)" if tp_four else ""), 24 if tp_four else 22,
                  partial(s.pairs, n=2, accept_four=tp_four)),
         Category("three_of_a_kind", "3 x face shown 3+ times", 18, partial(s.of_a_kind, n=3)),
         Category("four_of_a_kind", "4 x face shown 4+ times", 24, partial(s.of_a_kind, n=4)),
@@ -148,7 +148,7 @@ def _scandinavian_lower(fh_yatzy: bool, tp_four: bool) -> list[Category]:
         Category("large_straight", "exactly 2-3-4-5-6: 20", 20,
                  partial(s.straight, low=2, high=6, points=20)),
         Category("full_house", "exactly 3 + 2 of different faces: sum of dice"
-                 + (" (five of a kind counts)" if fh_yatzy else ""), 28,
+                 + (" (five of a kind counts)" if fh_yatzy else ""), 30 if fh_yatzy else 28,
                  partial(s.full_house_exact, accept_yatzy=fh_yatzy)),
         Category("chance", "sum of dice", 30, s.total),
         Category("yatzy", "five of a kind: 50", 50, partial(s.all_same, points=50)),
@@ -268,6 +268,8 @@ def get_ruleset(name: str = "yatzy", **options: object) -> Ruleset:
         )
     values = {n: spec.parse(options[n]) if n in options else spec.default
               for n, spec in specs.items()}
+    if values.get("saved_rolls") is False and values.get("bank_cap") is not None:
+        raise InvalidActionError("bank_cap limits saved rolls, so it needs saved_rolls=on")
     return _build(rid, values)
 
 
