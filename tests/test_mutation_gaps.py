@@ -1,0 +1,159 @@
+"""Tests for behaviour of scoring.py and dice.py that mutation testing showed unchecked.
+
+Each test pins down a rule or a contract a mutant of those modules broke while every
+other test still passed (scripts/mutation lists the survivors).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb, prod
+
+import pytest
+
+from yatzy import scoring
+from yatzy.dice import (
+    all_rolls,
+    counts,
+    is_submultiset,
+    normalize,
+    parse,
+    plural,
+    probability,
+    show_dice,
+    sub_multisets,
+)
+from yatzy.errors import InvalidActionError
+
+
+# ---- dice -------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", range(0, 7))
+def test_all_rolls_are_every_sorted_multiset(n: int) -> None:
+    rolls = all_rolls(n)
+    assert len(rolls) == comb(n + 5, 5) == len(set(rolls))
+    assert all(list(r) == sorted(r) and len(r) == n for r in rolls)
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_probabilities_sum_to_one(n: int) -> None:
+    assert abs(sum(probability(r) for r in all_rolls(n)) - 1) < 1e-12
+
+
+def test_probability_values() -> None:
+    assert Fraction(probability((1, 1, 1, 1, 1))).limit_denominator(10**6) == Fraction(1, 7776)
+    assert Fraction(probability((1, 2, 3, 4, 5))).limit_denominator(10**6) == Fraction(120, 7776)
+    assert Fraction(probability((2, 2, 3, 3, 3))).limit_denominator(10**6) == Fraction(10, 7776)
+    assert probability(()) == 1
+
+
+@pytest.mark.parametrize("dice", [(), (4,), (1, 1, 2), (2, 2, 3, 3, 3), (1, 2, 3, 4, 5, 6), (6,) * 6])
+def test_sub_multisets_are_every_keep_once_from_none_to_all(dice: tuple[int, ...]) -> None:
+    keeps = sub_multisets(dice)
+    assert len(keeps) == len(set(keeps)) == prod(k + 1 for k in counts(dice))
+    assert keeps[0] == () and keeps[-1] == dice  # the engine drops the last one (keep all)
+    assert all(is_submultiset(k, dice) and list(k) == sorted(k) for k in keeps)
+
+
+def test_is_submultiset_counts_repeats() -> None:
+    assert is_submultiset((), ())
+    assert is_submultiset((3, 3), (1, 3, 3, 6))
+    assert is_submultiset((1, 3, 3, 6), (1, 3, 3, 6))
+    assert not is_submultiset((3, 3, 3), (1, 3, 3, 6))
+    assert not is_submultiset((6,), (1, 2, 3, 4, 5))
+
+
+def test_counts() -> None:
+    assert counts(()) == (0, 0, 0, 0, 0, 0)
+    assert counts((6, 1, 6, 3)) == (1, 0, 1, 0, 0, 2)
+
+
+def test_parse_accepts_spaces_and_commas_and_sorts() -> None:
+    assert parse("6 6,6 2 2") == (2, 2, 6, 6, 6)
+    assert parse("52", n=2) == (2, 5)
+    assert parse("") == ()
+
+
+@pytest.mark.parametrize("text,n,message", [
+    ("66627", None, "“7” is not a die face"),
+    ("6a", None, "“a” is not a die face"),
+    ("0", None, "“0” is not a die face"),
+    ("1", 5, "has 1 die; this game rolls 5"),
+    ("123456", 5, "has 6 dice; this game rolls 5"),
+])
+def test_parse_errors_name_the_problem(text: str, n: int | None, message: str) -> None:
+    with pytest.raises(InvalidActionError, match=message):
+        parse(text, n)
+
+
+@pytest.mark.parametrize("value", [0, 7, -1, True, 2.0, "3", None])
+def test_normalize_refuses_what_is_not_a_face(value: object) -> None:
+    with pytest.raises(InvalidActionError, match="a die is a whole number from 1 to 6"):
+        normalize([1, value])
+
+
+def test_normalize_sorts_and_keeps_repeats() -> None:
+    assert normalize([6, 1, 6, 1, 6]) == (1, 1, 6, 6, 6)
+    assert normalize([]) == ()
+
+
+def test_show_dice_and_plural() -> None:
+    assert show_dice((3, 3, 5)) == "3 3 5"
+    assert show_dice(()) == "none"
+    assert plural(1, "die", "dice") == "1 die"
+    assert plural(0, "die", "dice") == "0 dice"
+    assert plural(2, "tile", "tiles") == "2 tiles"
+
+
+# ---- scoring ----------------------------------------------------------------------------
+def c(*dice: int) -> tuple[int, int, int, int, int, int]:
+    return counts(dice)
+
+
+def test_yahtzee_runs_of_four_start_anywhere() -> None:
+    for dice in ((1, 2, 3, 4, 6), (2, 3, 4, 5, 5), (3, 4, 5, 6, 1), (1, 3, 4, 5, 6)):
+        assert scoring.run(c(*dice), 4, 30) == 30, dice
+    assert scoring.run(c(1, 2, 3, 5, 6), 4, 30) == 0
+    assert scoring.run(c(1, 2, 3, 4, 5), 5, 40) == 40
+    assert scoring.run(c(2, 3, 4, 5, 6), 5, 40) == 40
+    assert scoring.run(c(1, 2, 3, 4, 6), 5, 40) == 0
+
+
+def test_combo_needs_two_different_faces_and_takes_the_best() -> None:
+    assert scoring.combo(c(6, 6, 6, 5, 5, 5), 3, 3) == 33
+    assert scoring.combo(c(6, 6, 6, 6, 6, 6), 3, 3) == 0
+    assert scoring.combo(c(6, 6, 6, 6, 5, 5), 3, 2) == 28
+    assert scoring.combo(c(6, 6, 6, 6, 5, 5), 4, 2) == 34
+    assert scoring.combo(c(1, 1, 1, 2, 2, 6), 3, 2) == 7
+    assert scoring.combo(c(2, 2, 2, 1, 1, 1), 3, 2) == 8  # 2-2-2 + 1-1 beats 1-1-1 + 2-2
+
+
+def test_pairs_for_three_pairs_and_the_four_of_a_kind_house_rule() -> None:
+    assert scoring.pairs(c(1, 1, 2, 2, 3, 3), 3) == 12
+    assert scoring.pairs(c(1, 1, 2, 2, 3, 4), 3) == 0
+    assert scoring.pairs(c(6, 6, 5, 5, 1, 1), 2) == 22  # the two best pairs
+    assert scoring.pairs(c(4, 4, 4, 4, 2), 2) == 0
+    assert scoring.pairs(c(4, 4, 4, 4, 2), 2, accept_four=True) == 16
+    assert scoring.pairs(c(4, 4, 4, 2, 2), 2, accept_four=True) == 12  # real pairs win
+    assert scoring.pairs(c(4, 4, 4, 2, 1), 2, accept_four=True) == 0
+
+
+def test_sum_and_kind_rules() -> None:
+    assert scoring.of_a_kind_sum(c(3, 3, 3, 5, 6), 3) == 20
+    assert scoring.of_a_kind_sum(c(3, 3, 4, 5, 6), 3) == 0
+    assert scoring.of_a_kind(c(2, 2, 2, 6, 6), 2) == 12
+    assert scoring.of_a_kind(c(2, 2, 2, 6, 6), 3) == 6
+    assert scoring.all_same(c(), 50) == 0
+    assert scoring.all_same(c(4), 50) == 50
+    assert scoring.full_house_fixed(c(2, 2, 3, 3, 3), 25) == 25
+    assert scoring.full_house_fixed(c(3, 3, 3, 3, 3), 25) == 0
+    assert scoring.full_house_exact(c(3, 3, 3, 3, 3)) == 0
+    assert scoring.full_house_exact(c(3, 3, 3, 3, 3), accept_yatzy=True) == 15
+
+
+def test_pair_sums_with_allowed_faces() -> None:
+    assert scoring.pair_sums(c(1, 6, 6, 1, 3), 7) == 2
+    assert scoring.pair_sums(c(1, 6, 6, 1, 3), 7, frozenset({1, 2, 3, 4, 5})) == 0
+    assert scoring.pair_sums(c(6, 6, 6, 6, 3), 12) == 2
+    assert scoring.pair_sums(c(6, 6, 6, 6, 3), 12, frozenset({1, 2, 3, 4, 5})) == 0
+    assert scoring.pair_sums(c(5, 5, 5, 2, 3), 10) == 1
+    assert scoring.pair_sums_points(c(4, 4, 4, 4, 2), 8) == 16
