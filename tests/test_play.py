@@ -94,6 +94,21 @@ def test_a_bot_score_cannot_be_undone() -> None:
     assert len(game.state.players[0].card) == 1
 
 
+def test_wrong_boxes_are_explained_with_box_numbers_and_names() -> None:
+    game = Game("forced", ["Ann"], seed=1)
+    out = play(game, ["human"], ["r", "s 6", "s 1 9"])
+    assert "this game fills the boxes in order: the next one is 1 Ones" in out
+    assert "this game has no tiles: write just s 1" in out
+    game = Game("yahtzee", ["Ann"], seed=1)
+    for dice, box in [((2, 2, 2, 2, 2), "yahtzee"), ((3, 3, 3, 3, 3), None)]:
+        game.apply(Roll((), dice))
+        if box:
+            game.apply(Score(box))
+    out = play(game, ["human"], ["s 1", "s 3"])
+    assert "box 1 Ones cannot take these dice now (joker rule); you may score: 3 Threes" in out
+    assert "and a Yahtzee bonus of 100" in out
+
+
 # ---- 3. fixed box numbers -----------------------------------------------------------------------
 
 def test_a_box_keeps_its_number_all_game() -> None:
@@ -261,7 +276,7 @@ def test_saved_rolls_are_shown_apart_from_the_turns_rolls() -> None:
     game = Game("maxi", ["Me"], seed=1)
     out = play(game, ["human"], ["r", "s 20", "r"])
     assert "rolls left: 2 + 0 saved" in out
-    assert "2 rolls saved" in out
+    assert "saved rolls: 2" in out
     assert "rolls left: 3 + 2 saved" in out and "rolls left: 2 + 2 saved" in out
 
 

@@ -143,7 +143,7 @@ def rolls_text(game: Game) -> str:
     """ "2 rolls left"; with saved rolls the two kinds apart: "rolls left: 1 + 2 saved"."""
     saved = min(game.player.bank, game.rolls_left)
     normal = game.rolls_left - saved
-    if game.ruleset.saved_rolls:
+    if game.ruleset.saved_rolls and game.rolls_left:
         return f"rolls left: {normal} + {saved} saved"
     return f"{plural(normal, 'roll', 'rolls')} left" if normal else "no rolls left"
 
@@ -270,7 +270,7 @@ def move_text(game: Game, move: Action, before: Before, lang: str) -> str:
     if player.extra > before.extra:
         text += f" and a {label('yahtzee_bonus', lang)} of {player.extra - before.extra}"
     if rs.saved_rolls and player.bank:
-        text += f"; {plural(player.bank, 'roll', 'rolls')} saved"
+        text += f"; saved rolls: {player.bank}"
     if rs.uses_board:
         moved = tile_change_text(before.out, st.out)
         text += f"; {moved + '; ' if moved else ''}{tiles_text(st.out)}"
@@ -301,11 +301,14 @@ def check_move(game: Game, move: Action, lang: str) -> None:
             if cat in game.player.card:
                 raise IllegalActionError(f"box {box_label(rs, cat, lang)} is filled already; "
                                          "choose an open box from the list")
+            allowed = ", ".join(box_label(rs, c, lang) for c in options)
             if rs.order is not None:
-                raise IllegalActionError("this game fills the boxes in order: the next one is "
-                                         f"{box_label(rs, next(iter(options)), lang)}")
-            return  # a joker rule: the engine says which boxes may take the dice
+                raise IllegalActionError(f"this game fills the boxes in order: the next one is {allowed}")
+            raise IllegalActionError(f"box {box_label(rs, cat, lang)} cannot take these dice now "
+                                     f"(joker rule); you may score: {allowed}")
         if not rs.uses_board:
+            if move.returns:
+                raise InvalidActionError(f"this game has no tiles: write just s {box_number(rs, cat)}")
             return
         _, choices = game.tile_moves(cat)
         ways = " or ".join(" ".join(["s", cat, *map(str, sorted(c))]) for c in choices)
@@ -404,7 +407,9 @@ class LineGame:
             self.con.print(f"  {move_text(g, g.log[-1], before, self.lang)}", highlight=False)
             if isinstance(move, Score):
                 break
-        self.con.print(scorecard(g, self.lang))
+        # one card after a run of bot turns, before a person plays (the final card ends the game)
+        if not g.is_over and (g.state.current not in self.bots or len(self.bots) == len(g.state.players)):
+            self.con.print(scorecard(g, self.lang))
 
     # -- a person's prompt -------------------------------------------------------------
     def show(self, scorer: int | None) -> None:
