@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Literal
 
 from . import scoring
 from .dice import Counts, Dice, counts
@@ -20,6 +21,19 @@ Card = Mapping[str, int]
 
 UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
+Kind = Literal["number", "pair_sum", "sets", "combo", "straight", "chance", "yatzy"]
+"""What a box is made of; rules read this, never the box's id:
+
+- ``number``: the dice showing ``face`` (ones..sixes, DOZZY 1-6);
+- ``pair_sum``: pairs of dice adding up to ``pair_sum`` (DOZZY 7-12);
+- ``sets``: ``sets[1]`` different faces with ``sets[0]`` dice each (pairs, n of a kind);
+- ``combo``: a shape of every die (full house, villa, tower);
+- ``straight`` and ``chance``: faces in a row, or any dice;
+- ``yatzy``: every die equal.
+"""
+
+Section = Literal["upper", "sums", "lower"]
+
 
 @dataclass(frozen=True)
 class Category:
@@ -29,8 +43,20 @@ class Category:
     rule: str
     max: int
     score: Callable[[Counts], int] = field(compare=False, repr=False)
+    kind: Kind = "combo"
+    section: Section = "lower"
+    """Where the box sits on the card: the upper numbers, DOZZY's sums 7-12, or below."""
     face: int | None = None
-    """For ones..sixes (and DOZZY n1..n6): the face this box counts."""
+    """``number`` boxes: the face this box counts."""
+    pair_sum: int | None = None
+    """``pair_sum`` boxes: the sum the pairs make."""
+    sets: tuple[int, int] = (0, 0)
+    """``sets`` boxes: (dice of each face, different faces): one pair (2, 1), two pairs (2, 2)."""
+
+    @property
+    def uses_every_die(self) -> bool:
+        """Whether the combination is made of all the dice rolled."""
+        return self.kind in ("combo", "yatzy")
 
 
 @dataclass(frozen=True)
@@ -161,7 +187,12 @@ class YahtzeeRuleset(Ruleset):
     joker_points: tuple[tuple[str, int], ...] = (
         ("full_house", 25), ("small_straight", 30), ("large_straight", 40),
     )
-    lower_ids: tuple[str, ...] = ()
+    """Boxes a joker fills at a fixed value (the others score the dice by their rule)."""
+
+    @cached_property
+    def yahtzee_box(self) -> str:
+        """The id of the box that holds five of a kind."""
+        return next(c.id for c in self.categories if c.kind == "yatzy")
 
     @property
     def max_extra(self) -> int:
@@ -173,7 +204,7 @@ class YahtzeeRuleset(Ruleset):
         return 100 * (len(self.categories) - 1) - lost
 
     def is_extra_yahtzee(self, card: Card, dice: Dice) -> bool:
-        return "yahtzee" in card and len(set(dice)) == 1
+        return self.yahtzee_box in card and len(set(dice)) == 1
 
     def joker_score(self, category_id: str, dice: Dice) -> int:
         return dict(self.joker_points).get(category_id, self.score(category_id, dice))
@@ -184,7 +215,7 @@ class YahtzeeRuleset(Ruleset):
         open_ids = self.open_categories(card)
         if self.joker == "none" or not self.is_extra_yahtzee(card, dice):
             return {c: self.score(c, dice) for c in open_ids}
-        own = UPPER_IDS[dice[0] - 1]
+        own = next(c.id for c in self.categories if c.kind == "number" and c.face == dice[0])
         if self.joker == "free":
             if own in open_ids:
                 return {c: self.score(c, dice) for c in open_ids}
@@ -192,21 +223,19 @@ class YahtzeeRuleset(Ruleset):
         # forced joker (Hasbro): own upper box, else any lower box, else a 0 in an upper box
         if own in open_ids:
             return {own: self.score(own, dice)}
-        lower = [c for c in open_ids if c in self.lower_ids]
+        lower = [c for c in open_ids if self.by_id[c].section == "lower"]
         if lower:
             return {c: self.joker_score(c, dice) for c in lower}
         return {c: 0 for c in open_ids}
 
     def extra_points(self, card: Card, dice: Dice) -> int:
-        if self.yahtzee_bonus and self.is_extra_yahtzee(card, dice) and card["yahtzee"] == 50:
+        if (self.yahtzee_bonus and self.is_extra_yahtzee(card, dice)
+                and card[self.yahtzee_box] == self.by_id[self.yahtzee_box].max):
             return 100
         return 0
 
 
 ALL_TILES = frozenset(range(1, 13))
-_NO_TILE_MOVES = ("small_straight", "large_straight", "chance")
-_ALL_DICE = ("full_house", "yatzy")
-"""Combinations made of all five dice."""
 
 
 @dataclass(frozen=True)
@@ -218,65 +247,66 @@ class DozzyRuleset(Ruleset):
 
     def score(self, category_id: str, dice: Dice, board: frozenset[int] = frozenset()) -> int:
         """Points with ``board`` the set of tiles that are *out*."""
-        self.category(category_id)
+        cat = self.category(category_id)
         in_play = ALL_TILES - board
         c = counts(dice)
-        if category_id.startswith("n"):
-            k = int(category_id[1:])
+        if cat.kind == "number":
+            assert cat.face is not None
+            return cat.score(c) if cat.face in in_play else 0
+        if cat.kind == "pair_sum":
+            k = cat.pair_sum
+            assert k is not None
             if k not in in_play:
                 return 0
-            if k <= 6:
-                return k * c[k - 1]
             allowed = in_play if self.sum_tiles_need_faces else None
             return k * scoring.pair_sums(c, k, allowed)
-        if category_id in ("small_straight", "large_straight"):
-            if self.by_id[category_id].score(c) == 0:
+        if cat.kind in ("straight", "chance"):
+            # always scorable, but only dice whose face is in play count
+            if cat.kind == "straight" and cat.score(c) == 0:
                 return 0
             return sum(d for d in dice if d in in_play)
-        if category_id == "chance":
-            return sum(d for d in dice if d in in_play)
-        if category_id in _ALL_DICE:
+        if cat.uses_every_die:
             # every die is part of the combination, so every face must be in play: dice
             # whose tile is out are not dropped to make the rest "all equal"
-            return self.by_id[category_id].score(c) if set(dice) <= in_play else 0
+            return cat.score(c) if set(dice) <= in_play else 0
         live = tuple(k if f + 1 in in_play else 0 for f, k in enumerate(c))
-        return self.by_id[category_id].score(live)  # type: ignore[arg-type]
+        return cat.score(live)  # type: ignore[arg-type]
 
     def used_dice(self, category_id: str, dice: Dice, out: frozenset[int]) -> tuple[set[int], Dice]:
         """Tiles of the numbers a scoring uses, and the dice it leaves unused."""
+        cat = self.category(category_id)
         points = self.score(category_id, dice, out)
-        if points == 0 or category_id in _NO_TILE_MOVES:
+        if points == 0 or cat.kind in ("straight", "chance"):
             return set(), dice
         c = list(counts(dice))
         in_play = ALL_TILES - out
         used_tiles: set[int] = set()
         take = [0] * 6
-        if category_id.startswith("n"):
-            k = int(category_id[1:])
+        if cat.kind == "number":
+            assert cat.face is not None
+            used_tiles.add(cat.face)
+            take[cat.face - 1] = c[cat.face - 1]
+        elif cat.kind == "pair_sum":
+            k = cat.pair_sum
+            assert k is not None
             used_tiles.add(k)
-            if k <= 6:
-                take[k - 1] = c[k - 1]
-            else:
-                allowed = in_play if self.sum_tiles_need_faces else ALL_TILES
-                for a in range(max(1, k - 6), (k + 1) // 2):
-                    if a in allowed and k - a in allowed:
-                        m = min(c[a - 1], c[k - a - 1])
-                        take[a - 1] += m
-                        take[k - a - 1] += m
-                if k % 2 == 0 and k // 2 in allowed:
-                    take[k // 2 - 1] += 2 * (c[k // 2 - 1] // 2)
-        else:
-            per_face = {"one_pair": 2, "two_pairs": 2, "three_of_a_kind": 3,
-                        "four_of_a_kind": 4}.get(category_id)
-            if per_face is not None:
-                faces = [f for f in range(6, 0, -1) if c[f - 1] >= per_face and f in in_play]
-                n_faces = 2 if category_id == "two_pairs" else 1
-                for f in faces[:n_faces]:
-                    take[f - 1] = per_face
-                    used_tiles.add(f)
-            else:  # full_house, yatzy: every die is used
-                take = c[:]
-                used_tiles.update(f for f in range(1, 7) if c[f - 1])
+            allowed = in_play if self.sum_tiles_need_faces else ALL_TILES
+            for a in range(max(1, k - 6), (k + 1) // 2):
+                if a in allowed and k - a in allowed:
+                    m = min(c[a - 1], c[k - a - 1])
+                    take[a - 1] += m
+                    take[k - a - 1] += m
+            if k % 2 == 0 and k // 2 in allowed:
+                take[k // 2 - 1] += 2 * (c[k // 2 - 1] // 2)
+        elif cat.kind == "sets":
+            per_face, n_faces = cat.sets
+            faces = [f for f in range(6, 0, -1) if c[f - 1] >= per_face and f in in_play]
+            for f in faces[:n_faces]:
+                take[f - 1] = per_face
+                used_tiles.add(f)
+        else:  # every die is used
+            take = c[:]
+            used_tiles.update(f for f in range(1, 7) if c[f - 1])
         unused = tuple(
             f for f in range(1, 7) for _ in range(c[f - 1] - take[f - 1])
         )
@@ -290,7 +320,7 @@ class DozzyRuleset(Ruleset):
         Unused dice return tiles alone (their face) or paired (their sum, 7..12). A split
         returning nothing is allowed only when no split returns anything.
         """
-        if category_id in _NO_TILE_MOVES:
+        if self.category(category_id).kind in ("straight", "chance"):
             return frozenset(), [frozenset()]
         used, unused = self.used_dice(category_id, dice, out)
         out_after = out | used

@@ -215,8 +215,9 @@ class SolverSpec:
         if self.mode != MODE_YAHTZEE:
             return -1, np.full((1, 6, self.n_cat), -1, dtype=np.int64), five, 0.0
         rs = self.ruleset
+        assert isinstance(rs, YahtzeeRuleset)
         ids = list(rs.category_ids)
-        ycat = ids.index("yahtzee")
+        ycat = ids.index(rs.yahtzee_box)
         jok = np.full((1 << self.n_cat, 6, self.n_cat), -1, dtype=np.int64)
         for m in range(1 << self.n_cat):
             if not m >> ycat & 1 or m == self.full_mask:
@@ -225,7 +226,7 @@ class SolverSpec:
             for f in range(1, 7):
                 for cid, pts in rs.score_options(card, (f,) * self.n).items():
                     jok[m, f - 1, ids.index(cid)] = pts
-        extra = float(rs.extra_points({"yahtzee": 50}, (1,) * self.n))
+        extra = float(rs.extra_points({rs.yahtzee_box: rs.by_id[rs.yahtzee_box].max}, (1,) * self.n))
         return ycat, jok, five, extra
 
     def states(self) -> int:
