@@ -23,7 +23,7 @@ NEG = np.float32(-1e30)
 FAST = {"nnan", "ninf", "nsz", "contract"}
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True, nogil=True, fastmath=FAST)
 def expect(X, child, start, n, U):  # noqa: ANN001, ANN201
     """Fill X[k] for keeps smaller than n with the mean over one more die."""
     six = np.float32(6.0)
@@ -35,7 +35,7 @@ def expect(X, child, start, n, U):  # noqa: ANN001, ANN201
                 X[k, u] = (X[c0, u] + X[c1, u] + X[c2, u] + X[c3, u] + X[c4, u] + X[c5, u]) / six
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True, nogil=True, fastmath=FAST)
 def best_keeps(X, sub_ptr, sub_idx, U, must_keep_one):  # noqa: ANN001, ANN201
     """In place: X[k] becomes the best of X over every sub-multiset of keep k (k included).
 
@@ -51,7 +51,7 @@ def best_keeps(X, sub_ptr, sub_idx, U, must_keep_one):  # noqa: ANN001, ANN201
                 X[k, u] = max(X[k, u], X[j, u])
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True, nogil=True, fastmath=FAST)
 def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
                extra_bonus, next_aux, pos_ptr, pos_cat):  # noqa: ANN001, ANN201
     """S[r, u]: best value of scoring roll r now, from (m, a, u), next state's aux next_aux.
@@ -94,7 +94,7 @@ def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jo
             _offer(S[r], np.float32(pts), V[m | (1 << c), a2], pts, is_upper[c], cap, U)
 
 
-@njit(cache=True, fastmath=FAST, inline="always")
+@njit(cache=True, nogil=True, fastmath=FAST, inline="always")
 def _offer(Srow, base, row, pts, upper, cap, U):  # noqa: ANN001, ANN201
     """Srow[u] = max(Srow[u], base + value after the box), the upper total moving by pts."""
     if upper:
@@ -109,7 +109,7 @@ def _offer(Srow, base, row, pts, upper, cap, U):  # noqa: ANN001, ANN201
             Srow[u] = max(Srow[u], base + row[u])
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True, nogil=True, fastmath=FAST)
 def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, start, mode,
                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
                pos_ptr, pos_cat, roll_prob, umax):  # noqa: ANN001, ANN201
@@ -164,7 +164,7 @@ def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, start, mode,
             V[m, b, u] = acc[u]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def solve_layer(masks, V, score, is_upper, open_bits, cap, n, child, start, mode,
                 ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
                 pos_ptr, pos_cat, roll_prob, umax):  # noqa: ANN001, ANN201

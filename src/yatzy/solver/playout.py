@@ -14,7 +14,7 @@ from numba import njit, prange
 from .kernel import FAST, MODE_BANK, MODE_YAHTZEE, NEG
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _next_u64(state):  # noqa: ANN001, ANN201
     """splitmix64: returns (new state, output)."""
     state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -24,7 +24,7 @@ def _next_u64(state):  # noqa: ANN001, ANN201
     return state, z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _die(state):  # noqa: ANN001, ANN201
     """An unbiased face 1..6: top three bits of a 64-bit draw, rejecting 6 and 7."""
     while True:
@@ -34,7 +34,7 @@ def _die(state):  # noqa: ANN001, ANN201
             return state, int(v) + 1
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True, nogil=True, fastmath=FAST)
 def score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
                 extra_bonus, next_aux):  # noqa: ANN001, ANN201
     """Srow[r]: best value of scoring roll r now from (m, a, u), one box at a time."""
@@ -78,7 +78,7 @@ def score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, j
             Srow[r] = best
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True, nogil=True, fastmath=FAST)
 def _expect(X, child, full0):  # noqa: ANN001, ANN201
     """X[k] for every keep smaller than a roll: the mean over one more die.
 
@@ -91,7 +91,7 @@ def _expect(X, child, full0):  # noqa: ANN001, ANN201
                 + X[child[k, 4]] + X[child[k, 5]]) / six
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True, nogil=True, fastmath=FAST)
 def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
               jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx, pos_ptr,
               pos_cat, roll_prob, S, EX, Y):  # noqa: ANN001, ANN201
@@ -132,7 +132,7 @@ def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start
         _expect(X, child, full0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one):  # noqa: ANN001, ANN201
     """The keep worth more than scoring now (index), or -1 to score roll r."""
     best_v = S[left, r]
@@ -148,7 +148,7 @@ def _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one):  # 
     return best_k
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
              jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
              pos_ptr, pos_cat, roll_prob, bonus_points, roll_ptr, roll_subs):  # noqa: ANN001, ANN201
@@ -213,7 +213,7 @@ def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, start,
     return out
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True, nogil=True, fastmath=FAST)
 def _best_box(r, left, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
               bank_cap):  # noqa: ANN001, ANN201
     """(box, points, next aux) of the best box to fill with roll r, `left` rolls unused."""

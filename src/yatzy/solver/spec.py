@@ -252,7 +252,7 @@ def _csr(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return ptr, np.array([i for x in lists for i in x], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def reach_counts(masks, open_bits, is_upper, table, cap, n_cat):  # noqa: ANN001, ANN201
     """How many capped upper totals are reachable in each mask."""
     nm = 1 << n_cat
