@@ -157,3 +157,18 @@ def test_pair_sums_with_allowed_faces() -> None:
     assert scoring.pair_sums(c(6, 6, 6, 6, 3), 12, frozenset({1, 2, 3, 4, 5})) == 0
     assert scoring.pair_sums(c(5, 5, 5, 2, 3), 10) == 1
     assert scoring.pair_sums_points(c(4, 4, 4, 4, 2), 8) == 16
+
+
+@pytest.mark.parametrize("target", range(2, 16))
+def test_pair_sums_for_any_target(target: int) -> None:
+    """Disjoint pairs adding to any target, checked by pairing dice off greedily per face pair;
+    a target of 13 or more has no pairs (the guard on target // 2 keeps face 7 out)."""
+    for dice in all_rolls(5):
+        left = list(dice)
+        pairs = 0
+        for a in range(1, 7):
+            while a in left and target - a in left and (a != target - a or left.count(a) >= 2):
+                left.remove(a)
+                left.remove(target - a)
+                pairs += 1
+        assert scoring.pair_sums(counts(dice), target) == pairs, (target, dice)
