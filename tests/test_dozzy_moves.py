@@ -147,6 +147,10 @@ def test_reference_reproduces_the_rule_book_examples() -> None:
 
 
 # ---- the comparison --------------------------------------------------------------------
+def test_reference_knows_every_row() -> None:
+    assert sorted(ROWS) == sorted(RS.category_ids)
+
+
 def _boards() -> list[frozenset[int]]:
     """Every board with 0 or 1 tile out, plus a fixed sample with 2..5 out.
 
