@@ -140,7 +140,6 @@ def test_an_unknown_command_is_named() -> None:
 def test_quit_asks_first_and_the_game_goes_on_when_not_confirmed() -> None:
     game = Game("yatzy", ["Ann"], seed=1)
     out = play(game, ["human"], ["q", "", "r", "s 15"])
-    assert "Quit the game?" not in out  # the question is asked through ask(), not printed
     assert "The game goes on." in out and "yatzy" in game.player.card
 
 
@@ -158,6 +157,24 @@ def test_quit_retries_a_failed_save_then_may_skip_it() -> None:
     game = Game("yatzy", ["Ann"], seed=1)
     out = play(game, ["human"], ["q", "yes", "/no/such/dir/g.json", "n"])
     assert "could not save to /no/such/dir/g.json" in out and "Standings" in out
+
+
+def test_ctrl_c_asks_like_q() -> None:
+    game = Game("yatzy", ["Ann"], seed=1)
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) == 1:
+            raise KeyboardInterrupt
+        if len(asked) == 2:
+            return "n"
+        raise EOFError
+
+    out = io.StringIO()
+    hot_seat(game, ["human"], ask=ask, console=Console(file=out, width=110))
+    assert asked[1].startswith("Quit the game?") and "The game goes on." in out.getvalue()
+    assert len(asked) == 3 and asked[2] == "> "  # the game went on to ask for the next move
 
 
 def test_end_of_input_ends_quietly_with_the_standings() -> None:

@@ -473,6 +473,9 @@ class LineGame:
         except EOFError:
             self.con.print(f"\n{standings_text(self.game)}", highlight=False)
             return False
+        except KeyboardInterrupt:  # Ctrl-C: as q, so a game is not lost to a stray key
+            self.con.print()
+            return not self.quit()
         try:
             cmd = parse_command(self.game.ruleset, line)
             if isinstance(cmd, Command):
@@ -549,7 +552,7 @@ class LineGame:
 
     def save(self, path: str, then: str = "; the game goes on") -> bool:
         try:
-            Path(path).write_text(self.game.to_json(), encoding="utf-8")
+            Path(path).expanduser().write_text(self.game.to_json(), encoding="utf-8")
         except OSError as e:
             self.error(f"could not save to {path}: {e.strerror or e}{then}")
             return False
@@ -568,8 +571,8 @@ class LineGame:
                 path = path.strip() or DEFAULT_SAVE
                 if path.lower() in ("n", "no") or self.save(path, then=""):
                     break
-        except EOFError:
-            pass
+        except (EOFError, KeyboardInterrupt):
+            self.con.print()
         self.con.print(standings_text(self.game), highlight=False)
         return True
 
