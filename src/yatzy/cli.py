@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
+from .bots import BOTS
 from .dice import parse
 from .errors import YatzyError
 from .game import Game
-from .names import LANGUAGES, check_language
+from .names import LANGUAGES
 from .registry import RULESETS, get_ruleset, parse_options
 from .rules import Ruleset
 from .rulesheet import rule_sheet, score_table
@@ -25,16 +28,33 @@ app = typer.Typer(
     no_args_is_help=True, add_completion=False,
 )
 console = Console()
+"""Results go to stdout; errors and progress bars to stderr."""
+
+
+def _fail(err: Exception | str) -> NoReturn:
+    """Print one line, "error: ...", on stderr and exit with code 2."""
+    Console(stderr=True, soft_wrap=True, highlight=False).print(
+        Text.assemble(("error:", "red"), " ", str(err)))
+    raise typer.Exit(2)
+
+
+def _check_lang(lang: str) -> str:
+    if lang not in LANGUAGES:
+        _fail(f"unknown language “{lang}”; choose one of {', '.join(LANGUAGES)}")
+    return lang
+
 
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help=f"ruleset: {', '.join(RULESETS)}")]
 OptionOpt = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", help="house rule as name=value, e.g. joker=free (repeatable)")]
+    "--option", "-o", metavar="<name=value>",
+    help="house rule as name=value, e.g. joker=free (repeatable; see yatzy rules)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
-
-
-def _fail(err: Exception) -> None:
-    console.print(f"[red]error:[/] {err}", highlight=False)
-    raise typer.Exit(2)
+LangOpt = Annotated[str, typer.Option(
+    "--lang", "-l", callback=_check_lang,
+    help=f"language of box names and labels: {', '.join(LANGUAGES)}")]
+PlotOpt = Annotated[Path | None, typer.Option(
+    help="also save a plot here: a .png, .svg or .pdf file in an existing folder")]
+BOT_LIST = ", ".join(BOTS)
 
 
 def _ruleset(rules: str, options: list[str] | None) -> Ruleset:
@@ -42,21 +62,46 @@ def _ruleset(rules: str, options: list[str] | None) -> Ruleset:
         return get_ruleset(rules, **parse_options(options or []))
     except YatzyError as e:
         _fail(e)
-        raise
+
+
+def _check_plot(plot: Path | None) -> None:
+    """Refuse a plot path that cannot be written before the work starts."""
+    from .solver.simulate import check_plot_path
+
+    if plot is not None:
+        try:
+            check_plot_path(plot)
+        except YatzyError as e:
+            _fail(e)
+
+
+def _save_plot(save: Callable[[], None], plot: Path) -> str | None:
+    """Save a plot after the work; the error in words if that still fails."""
+    try:
+        save()
+    except (YatzyError, OSError, ValueError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        return f"could not save the plot to {plot}: {why}"
+    return None
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _and(words: list[str]) -> str:
+    """["a"] -> "a"; ["a", "b", "c"] -> "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 @app.command()
 def rules(
     ruleset: Annotated[str, typer.Argument(help=f"one of {', '.join(RULESETS)}")] = "yatzy",
-    lang: Annotated[str, typer.Option("--lang", "-l", help=f"{', '.join(LANGUAGES)}")] = "en",
+    lang: LangOpt = "en",
     option: OptionOpt = None,
 ) -> None:
     """Print the rule sheet of a ruleset."""
     rs = _ruleset(ruleset, option)
-    try:
-        check_language(lang)
-    except ValueError as e:
-        _fail(e)
     console.print(rule_sheet(rs, lang))
 
 
@@ -66,14 +111,13 @@ def score(
     rules_: RulesOpt = "yatzy",
     option: OptionOpt = None,
     as_json: JsonOpt = False,
-    lang: Annotated[str, typer.Option("--lang", "-l")] = "en",
+    lang: LangOpt = "en",
 ) -> None:
     """Score one or more rolls in every category (DOZZY: every tile in play)."""
     rs = _ruleset(rules_, option)
     try:
         rolls = [parse(r, rs.dice) for r in roll]
-        check_language(lang)
-    except (YatzyError, ValueError) as e:
+    except YatzyError as e:
         _fail(e)
     if as_json:
         print(json.dumps([{"dice": list(r), "scores": rs.score_all(r)} for r in rolls]))
@@ -81,42 +125,72 @@ def score(
         console.print(score_table(rs, rolls, lang))
 
 
+DEFAULT_PLAYERS = "You,bot:greedy"
+
+
 @app.command()
 def play(
-    rules_: RulesOpt = "yatzy",
+    rules_: Annotated[str | None, typer.Option(
+        "--rules", "-r", help=f"ruleset: {', '.join(RULESETS)} (default yatzy)")] = None,
     option: OptionOpt = None,
-    players: Annotated[str, typer.Option(
+    players: Annotated[str | None, typer.Option(
         "--players", "-p",
         help="comma-separated seats: a name for a person, bot:LEVEL for a computer "
-             "(random, greedy, casual, strong, optimal, dozzy)")] = "You,bot:greedy",
-    seed: Annotated[int | None, typer.Option(help="seed the dice for a replayable game")] = None,
-    load: Annotated[Path | None, typer.Option(help="continue a saved game (JSON)")] = None,
-    lang: Annotated[str, typer.Option("--lang", "-l")] = "en",
+             f"(LEVEL: {BOT_LIST}); default {DEFAULT_PLAYERS}")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="seed of the dice: the same seed deals the same rolls (default: random)")] = None,
+    load: Annotated[Path | None, typer.Option(
+        help="continue a saved game (JSON); it keeps its own rules, players and seed")] = None,
+    lang: LangOpt = "en",
 ) -> None:
     """Play a hot-seat game in the terminal against friends and bots."""
     from .play import hot_seat
 
+    if load is not None:
+        given = [name for name, value in (("--rules", rules_), ("--option", option or None),
+                                          ("--players", players), ("--seed", seed))
+                 if value is not None]
+        if given:
+            _fail(f"--load continues a saved game with its own rules, players and seed; "
+                  f"leave out {_and(given)}")
+        try:
+            text = load.read_text(encoding="utf-8")
+        except OSError as e:
+            _fail(f"cannot read the saved game {load}: {e.strerror or e}")
+        try:
+            game = Game.from_json(text)
+        except YatzyError as e:
+            _fail(e)
+        kinds = ["human" if not n.endswith(" (bot)") else n[:-6]
+                 for n in (p.name for p in game.state.players)]
+    else:
+        seats = [s.strip() for s in (players or DEFAULT_PLAYERS).split(",") if s.strip()]
+        levels = [s.split(":", 1)[1].strip().lower() for s in seats if s.startswith("bot:")]
+        bad = next((b for b in levels if b not in BOTS), None)
+        if bad is not None:
+            _fail(f"unknown bot level “{bad}”; write bot:LEVEL with LEVEL one of {BOT_LIST}")
+        names = [s.split(":", 1)[1].strip() + " (bot)" if s.startswith("bot:") else s for s in seats]
+        kinds = [s.split(":", 1)[1].strip().lower() if s.startswith("bot:") else "human" for s in seats]
+        rs = _ruleset(rules_ or "yatzy", option)
+        try:
+            game = Game(rs, names, seed)
+        except YatzyError as e:
+            _fail(e)
     try:
-        check_language(lang)
-        seats = [s.strip() for s in players.split(",") if s.strip()]
-        names = [s.split(":", 1)[1] + " (bot)" if s.startswith("bot:") else s for s in seats]
-        kinds = [s.split(":", 1)[1] if s.startswith("bot:") else "human" for s in seats]
-        if load is not None:
-            game = Game.from_json(load.read_text(encoding="utf-8"))
-            kinds = ["human" if not n.endswith(" (bot)") else n[:-6]
-                     for n in (p.name for p in game.state.players)]
-        else:
-            game = Game(_ruleset(rules_, option), names, seed)
         hot_seat(game, kinds, lang, console=console)
-    except (YatzyError, ValueError, OSError) as e:
+    except YatzyError as e:
         _fail(e)
 
 
 def _bar() -> Progress:
-    """A progress bar on stderr that clears itself; tasks give a description and a unit."""
+    """A progress bar on stderr that clears itself; tasks give a description and a unit.
+
+    Only on a terminal: piped or captured, stderr gets nothing (not even Rich's closing newline).
+    """
+    err = Console(stderr=True)
     return Progress(TextColumn("{task.description}"), BarColumn(),
                     TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
-                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+                    TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal)
 
 
 def _progress_solve(rs: Ruleset, use_cache: bool, bank_cap: int | None = None):  # noqa: ANN202
@@ -142,6 +216,8 @@ def solve(
 ) -> None:
     """Solve a ruleset exactly (or load its cached table) and print the expected score."""
     rs = _ruleset(rules_, option)
+    if bank_cap is not None and bank_cap < 0:
+        _fail(f"the bank cap is 0 or more, not {bank_cap}")
     t0 = time.perf_counter()
     try:
         sol = _progress_solve(rs, not no_cache, bank_cap)
@@ -156,7 +232,7 @@ def solve(
         print(json.dumps(out))
     else:
         console.print(f"{rs.title}: expected score [bold]{sol.expected_score:.4f}[/] "
-                      f"({sol.states:,} states, {seconds:.2f} s)")
+                      f"({sol.states:,} states, {seconds:.2f} s)", soft_wrap=True)
 
 
 @app.command()
@@ -164,7 +240,7 @@ def converge(
     rules_: RulesOpt = "osto",
     option: OptionOpt = None,
     caps: Annotated[str, typer.Option(help="bank caps to solve at, e.g. 0-4,8,16")] = "0-4,8,12,16",
-    plot: Annotated[Path | None, typer.Option(help="save a plot of value against cap here")] = None,
+    plot: PlotOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Saved-roll games (maxi, osto): how the exact value settles as the bank cap grows."""
@@ -172,6 +248,7 @@ def converge(
     from .solver.convergence import converge as run
 
     rs = _ruleset(rules_, option)
+    _check_plot(plot)
     try:
         cap_list = parse_caps(caps)
         with _bar() as bar:
@@ -189,25 +266,31 @@ def converge(
             points = run(rs, cap_list, report, report_cards)
     except YatzyError as e:
         _fail(e)
+    title = f"{rs.title}: exact value by bank cap"
     result: dict[str, object] = {"rules": rs.name, "options": {k: v for k, v in rs.options},
                                  "points": [p.to_dict() for p in points]}
+    plot_error = None
     if plot is not None:
-        plot_convergence(points, str(plot), f"{rs.title}: exact value by bank cap")
-        result["plot"] = str(plot)
+        plot_error = _save_plot(lambda: plot_convergence(points, str(plot), title), plot)
+        if plot_error is None:
+            result["plot"] = str(plot)
     if as_json:
         print(json.dumps(result))
-        return
-    t = Table(title=f"{rs.title}: exact value by bank cap")
-    for col in ("bank cap", "expected score", "change", "states", "seconds"):
-        t.add_column(col, justify="right")
-    prev = None
-    for p in points:
-        change = "" if prev is None else f"{p.expected_score - prev:+.4f}"
-        t.add_row(str(p.bank_cap), f"{p.expected_score:.4f}", change, f"{p.states:,}", f"{p.seconds:.1f}")
-        prev = p.expected_score
-    console.print(t)
-    if plot is not None:
-        console.print(f"plot: {plot}")
+    else:
+        t = Table(title=title)
+        for col in ("bank cap", "expected score", "change", "states", "seconds"):
+            t.add_column(col, justify="right")
+        prev = None
+        for p in points:
+            change = "" if prev is None else f"{p.expected_score - prev:+.4f}"
+            t.add_row(str(p.bank_cap), f"{p.expected_score:.4f}", change, f"{p.states:,}",
+                      f"{p.seconds:.1f}")
+            prev = p.expected_score
+        console.print(t)
+        if plot is not None and plot_error is None:
+            console.print(f"plot: {plot}")
+    if plot_error is not None:
+        _fail(plot_error)
 
 
 @app.command()
@@ -215,35 +298,51 @@ def advise(
     dice: Annotated[str, typer.Option("--dice", "-d", help="the dice on the table, e.g. 13356")],
     rules_: RulesOpt = "yatzy",
     option: OptionOpt = None,
-    rolls_left: Annotated[int, typer.Option(help="rolls still allowed this turn")] = 2,
-    filled: Annotated[str, typer.Option(help="filled boxes, comma-separated ids")] = "",
-    upper: Annotated[int, typer.Option(help="upper-section total so far")] = 0,
-    saved: Annotated[int, typer.Option(help="saved rolls in the bank (maxi, osto)")] = 0,
-    yahtzee_50: Annotated[bool, typer.Option(help="yahtzee: the Yahtzee box holds 50")] = False,
+    rolls_left: Annotated[int, typer.Option(
+        help="rolls still allowed this turn, 0 to 2 (saved rolls apart: see --saved)")] = 2,
+    filled: Annotated[str, typer.Option(
+        help="boxes already filled, comma-separated ids, e.g. ones,chance (ids: yatzy rules)")] = "",
+    upper: Annotated[int, typer.Option(help="points so far in the upper section (ones to sixes)")] = 0,
+    saved: Annotated[int | None, typer.Option(
+        help="maxi, osto: saved rolls still in the bank; they add to the rolls left")] = None,
+    yahtzee_50: Annotated[bool, typer.Option(
+        "--yahtzee-50", help="yahtzee: the filled Yahtzee box holds 50 (not 0)")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Rank every option in a position by expected score and regret."""
-    from .solver.coach import Coach, filled_from_text
+    from .solver.coach import Coach, check_position, filled_from_text
+    from .solver.solve import check_solvable
 
     rs = _ruleset(rules_, option)
     try:
+        roll = parse(dice, rs.dice)
+        boxes = filled_from_text(filled)
+        check_solvable(rs)
+        check_position(rs, boxes, roll, rolls_left, upper, saved=saved or 0, yahtzee_50=yahtzee_50)
         coach = Coach(_progress_solve(rs, True))
-        aux = saved if rs.saved_rolls else int(yahtzee_50)
-        pos = coach.position(filled_from_text(filled), parse(dice, rs.dice), rolls_left, upper, aux)
+        pos = coach.position(boxes, roll, rolls_left, upper, saved=saved, yahtzee_50=yahtzee_50)
         options = coach.options(pos)
     except YatzyError as e:
         _fail(e)
     if as_json:
         print(json.dumps({"options": [o.to_dict() for o in options]}))
         return
-    t = Table(title=f"{rs.title}: dice {' '.join(map(str, pos.dice))}, {rolls_left} rolls left")
+    left = _plural(pos.rolls_left, "roll") + " left"
+    if saved:
+        left += f" ({rolls_left} this turn + {saved} saved)"
+    t = Table(title=f"{rs.title}: dice {' '.join(map(str, pos.dice))}, {left}",
+              caption="expected points to come: from here to the end of the game, this turn included, "
+                      "with best play after the option. regret: what the option gives up against the "
+                      "best one.", caption_justify="left")
     t.add_column("option")
-    t.add_column("value", justify="right")
+    t.add_column("points now", justify="right")
+    t.add_column("expected points to come", justify="right")
     t.add_column("regret", justify="right")
     t.add_column("odds by end of turn")
     for o in options:
         odds = ", ".join(f"{c} {p:.1%}" for c, p in o.odds[:3])
-        t.add_row(o.action, f"{o.value:.3f}", f"{o.regret:.3f}", odds)
+        now = "" if o.points is None else str(o.points)
+        t.add_row(o.action, now, f"{o.value:.3f}", f"{o.regret:.3f}", odds)
     console.print(t)
 
 
@@ -251,16 +350,23 @@ def advise(
 def simulate(
     rules_: RulesOpt = "yatzy",
     option: OptionOpt = None,
-    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 1000,
-    bot: Annotated[str, typer.Option(help="random, greedy, casual, strong, optimal, dozzy")] = "optimal",
-    seed: Annotated[int, typer.Option()] = 0,
-    plot: Annotated[Path | None, typer.Option(help="save a histogram PNG here")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="how many games to play")] = 1000,
+    bot: Annotated[str, typer.Option(help=f"who plays: {BOT_LIST}")] = "optimal",
+    seed: Annotated[int, typer.Option(
+        help="seed of the dice: the same seed plays the same games")] = 0,
+    plot: PlotOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many solo games with a bot; print mean, spread and percentiles."""
     from .solver.simulate import plot_histogram, simulate_bot, simulate_optimal
 
     rs = _ruleset(rules_, option)
+    bot = bot.strip().lower()
+    if bot not in BOTS:
+        _fail(f"unknown bot “{bot}”; choose one of {BOT_LIST}")
+    if games < 1:
+        _fail(f"play at least 1 game, not {games}")
+    _check_plot(plot)
     t0 = time.perf_counter()
     try:
         if bot == "optimal" and not rs.uses_board:
@@ -268,7 +374,7 @@ def simulate(
         else:
             from .bots import make_bot
 
-            make_bot(bot, rs)  # fail fast on a bad name
+            make_bot(bot, rs)  # fail fast on a bot this ruleset cannot have
             with _bar() as bar:
                 task = bar.add_task(f"{bot} bot playing", total=games, unit="games")
                 summary = simulate_bot(rs.name, dict(rs.options), bot, games, seed,
@@ -277,17 +383,23 @@ def simulate(
         _fail(e)
     result = {"rules": rs.name, "bot": bot, "seed": seed, **summary.to_dict(),
               "seconds": time.perf_counter() - t0}
+    plot_error = None
     if plot is not None:
-        plot_histogram(summary, str(plot), f"{rs.title}: {bot} bot, {games} games")
-        result["plot"] = str(plot)
+        title = f"{rs.title}: {bot} bot, {_plural(games, 'game')}"
+        plot_error = _save_plot(lambda: plot_histogram(summary, str(plot), title), plot)
+        if plot_error is None:
+            result["plot"] = str(plot)
     if as_json:
         print(json.dumps(result))
-        return
-    console.print(f"{rs.title}, {bot} bot, {games} games: mean [bold]{summary.mean:.2f}[/] "
-                  f"± {summary.std_error:.2f} (sd {summary.std:.1f})")
-    console.print("  ".join(f"{k} {v:.0f}" for k, v in summary.percentiles().items()))
-    if plot is not None:
-        console.print(f"histogram: {plot}")
+    else:
+        console.print(f"{rs.title}, {bot} bot, {_plural(games, 'game')}: mean "
+                      f"[bold]{summary.mean:.2f}[/] ± {summary.std_error:.2f} (sd {summary.std:.1f})",
+                      soft_wrap=True)
+        console.print("  ".join(f"{k} {v:.0f}" for k, v in summary.percentiles().items()))
+        if plot is not None and plot_error is None:
+            console.print(f"histogram: {plot}")
+    if plot_error is not None:
+        _fail(plot_error)
 
 
 if __name__ == "__main__":  # pragma: no cover

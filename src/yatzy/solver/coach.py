@@ -10,6 +10,7 @@ import numpy as np
 from ..dice import Dice, sub_multisets
 from ..errors import IllegalActionError, InvalidActionError
 from ..game import Game
+from ..rules import Ruleset
 from . import kernel, playout
 from .solve import Solution
 
@@ -36,10 +37,14 @@ class Option:
     regret: float
     odds: tuple[tuple[str, float], ...] = field(default=())
     """For keeps: chance of making each open box by the end of the turn."""
+    points: int | None = None
+    """For scores: the points the box makes now (an extra Yahtzee's bonus included)."""
 
     def to_dict(self) -> dict[str, object]:
         d: dict[str, object] = {"action": self.action, "value": round(self.value, 6),
                                 "regret": round(self.regret, 6)}
+        if self.points is not None:
+            d["points"] = self.points
         if self.odds:
             d["odds"] = {k: round(v, 6) for k, v in self.odds}
         return d
@@ -56,20 +61,44 @@ class Coach:
 
     # ---- positions --------------------------------------------------------------------
     def position(self, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
-                 upper: int | None = None, aux: int = 0) -> Position:
-        rs = self.spec.ruleset
-        names = frozenset(rs.category(c).id for c in filled)
-        if len(names) == len(self.ids):
-            raise IllegalActionError("every box is filled; the game is over")
+                 upper: int | None = None, aux: int | None = None, *,
+                 saved: int | None = None, yahtzee_50: bool | None = None) -> Position:
+        """A position as a player describes it, refused unless a game can reach it.
+
+        ``rolls_left`` counts the rolls still allowed this turn; in saved-roll games
+        (Maxi, Osto) ``saved`` is the bank, which adds to them (beyond the solver's bank
+        cap the position is ranked as at the cap, as the optimal bot does). ``yahtzee_50``:
+        the Yahtzee box holds 50 (yahtzee). ``aux`` is the table's own index instead of
+        ``saved``/``yahtzee_50`` (saved rolls, already counted in ``rolls_left``, or 1 when
+        the Yahtzee box holds 50). See :func:`check_position` for what is refused.
+        """
+        spec, rs = self.spec, self.spec.ruleset
+        if aux is None:
+            saved = saved or 0
+            names, d = check_position(rs, filled, dice, rolls_left, upper, saved=saved,
+                                      yahtzee_50=bool(yahtzee_50))
+            if spec.mode == kernel.MODE_BANK:
+                # the bank and this turn's rolls are one pool; past the solver's cap, rank as at the cap
+                return Position(names, upper or 0, d, min(rolls_left + saved, spec.levels),
+                                min(saved, spec.bank_cap))
+            return Position(names, upper or 0, d, rolls_left, 1 if yahtzee_50 and spec.n_aux == 2 else 0)
+        if saved is not None or yahtzee_50 is not None:
+            raise TypeError("give aux, or saved and yahtzee_50, not both")
+        # the table's own index: saved rolls (already in rolls_left) or the 50 in the Yahtzee box
+        names = _check_filled(rs, filled)
         d = rs.check_dice(dice)
-        levels = self.spec.levels
-        if not 0 <= rolls_left <= levels:
-            raise InvalidActionError(f"rolls left must be 0..{levels} here, got {rolls_left}")
-        if upper is None or upper < 0:
-            raise InvalidActionError("give the upper-section total so far (0 or more)")
-        if not 0 <= aux < self.spec.n_aux:
-            raise InvalidActionError(f"saved rolls must be 0..{self.spec.n_aux - 1}, got {aux}")
-        return Position(names, upper, d, rolls_left, aux)
+        _check_upper(rs, names, upper)
+        if not 0 <= rolls_left <= spec.levels:
+            raise InvalidActionError(f"rolls left must be 0 to {spec.levels} here, not {rolls_left}")
+        if spec.mode == kernel.MODE_BANK:
+            _check_saved(rs, aux)
+            if aux > spec.bank_cap:
+                raise InvalidActionError(f"saved rolls must be 0 to {spec.bank_cap} here, not {aux}")
+        elif aux not in (0, 1) or (aux == 1 and spec.n_aux != 2):
+            raise InvalidActionError(f"aux is 1 when the Yahtzee box holds 50 in yahtzee, else 0; not {aux}")
+        elif aux == 1:
+            _check_yahtzee_50(rs, names)
+        return Position(names, upper or 0, d, rolls_left, aux)
 
     def position_of(self, game: Game) -> Position:
         """The coach's view of the current player's position in a running game."""
@@ -100,23 +129,27 @@ class Coach:
         EX = np.empty((spec.levels + 1, len(keeps)), dtype=np.float32)
         playout.lean_turn(m, pos.aux, u, pos.rolls_left, self._values, *spec.kernel_args, S, EX,
                           np.empty(len(keeps), dtype=np.float32))
-        raw: list[tuple[str, float, Dice | None]] = []
+        raw: list[tuple[str, float, Dice | None, int | None]] = []
         if pos.rolls_left > 0:
             for k in sub_multisets(pos.dice):
                 if len(k) == len(pos.dice) or (spec.ruleset.must_keep_one and not k):
                     continue
                 raw.append(("keep " + " ".join(map(str, k)) if k else "keep nothing",
-                            float(EX[pos.rolls_left - 1, index[k]]), k))
-        for cid, value in self.score_values(pos).items():
-            raw.append((f"score {cid}", value, None))
-        best = max(v for _, v, _ in raw)
+                            float(EX[pos.rolls_left - 1, index[k]]), k, None))
+        for cid, (pts, value) in self._scores(pos).items():
+            raw.append((f"score {cid}", value, None, pts))
+        best = max(v for _, v, _, _ in raw)
         raw.sort(key=lambda t: -t[1])
         odds_of = self._odds(pos) if with_odds and pos.rolls_left > 0 else {}
-        return [Option(a, v, best - v, odds_of.get(k, ()) if k is not None else ())
-                for a, v, k in raw]
+        return [Option(a, v, best - v, odds_of.get(k, ()) if k is not None else (), pts)
+                for a, v, k, pts in raw]
 
     def score_values(self, pos: Position) -> dict[str, float]:
         """Value of filling each allowed box now (its points plus the future after it)."""
+        return {cid: value for cid, (_, value) in self._scores(pos).items()}
+
+    def _scores(self, pos: Position) -> dict[str, tuple[int, float]]:
+        """Each allowed box: (points it makes now, those points plus the future after it)."""
         spec, rs = self.spec, self.spec.ruleset
         is_upper, cap, _ = spec.bonus
         m, u = self._mask(pos), min(pos.upper, cap)
@@ -124,7 +157,7 @@ class Coach:
         if spec.n_aux == 2 and "yahtzee" in card:
             card["yahtzee"] = 50 if pos.aux == 1 else 0
         extra = rs.extra_points(card, pos.dice)
-        out: dict[str, float] = {}
+        out: dict[str, tuple[int, float]] = {}
         for cid, pts in rs.score_options(card, pos.dice).items():
             c = self.ids.index(cid)
             if rs.saved_rolls:
@@ -134,7 +167,7 @@ class Coach:
             else:
                 a2 = 0
             u2 = min(u + pts, cap) if is_upper[c] else u
-            out[cid] = pts + extra + float(self.solution.values[m | 1 << c, a2, u2])
+            out[cid] = (pts + extra, pts + extra + float(self.solution.values[m | 1 << c, a2, u2]))
         return out
 
     def best(self, pos: Position) -> Option:
@@ -171,8 +204,122 @@ class Coach:
         return {k: tuple(sorted(v, key=lambda t: -t[1])) for k, v in per_keep.items()}
 
 
+def check_position(ruleset: Ruleset, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
+                   upper: int | None, *, saved: int = 0,
+                   yahtzee_50: bool = False) -> tuple[frozenset[str], Dice]:
+    """Refuse a position no game of ``ruleset`` can reach; its filled boxes and dice if fine.
+
+    Needs no solved table, so a caller may check before solving. Refused, each with a
+    message naming what is wrong: unknown boxes, a box named twice, every box filled, a
+    forced game's boxes out of order, an upper total the filled upper boxes cannot make,
+    rolls left outside 0..2, saved rolls outside saved-roll games (or past the game's
+    bank cap), a Yahtzee box holding 50 outside yahtzee or before it is filled.
+    """
+    names = _check_filled(ruleset, filled)
+    d = ruleset.check_dice(dice)
+    _check_upper(ruleset, names, upper)
+    _check_saved(ruleset, saved)
+    if yahtzee_50:
+        _check_yahtzee_50(ruleset, names)
+    turn = ruleset.rolls_per_turn - 1
+    if not 0 <= rolls_left <= turn:
+        apart = " (saved rolls are counted apart)" if ruleset.saved_rolls else ""
+        raise InvalidActionError(f"rolls left this turn must be 0 to {turn}{apart}, not {rolls_left}")
+    return names, d
+
+
+def _check_filled(rs: Ruleset, filled: Iterable[str]) -> frozenset[str]:
+    """The filled boxes: known ids, none twice, a forced game's order kept, one still open."""
+    listed = list(filled)
+    for c in listed:
+        if c not in rs.by_id:
+            raise InvalidActionError(
+                f"“{c}” is not a box of {rs.name}; its boxes are: {', '.join(rs.category_ids)}")
+    twice = next((c for i, c in enumerate(listed) if c in listed[:i]), None)
+    if twice is not None:
+        raise InvalidActionError(f"{twice} is named twice among the filled boxes; a box is filled once")
+    names = frozenset(listed)
+    if len(names) == len(rs.categories):
+        raise IllegalActionError("every box is filled; the game is over")
+    if rs.order is not None:
+        nxt = next(c for c in rs.order if c not in names)
+        later = [c for c in rs.order[rs.order.index(nxt):] if c in names]
+        if later:
+            raise IllegalActionError(
+                f"{rs.name} fills the boxes in order, {rs.order[0]} first: {later[0]} is "
+                f"filled but {nxt} is not, so {nxt} comes next")
+    return names
+
+
+def _check_upper(rs: Ruleset, names: frozenset[str], upper: int | None) -> None:
+    """The upper total must be one the filled upper boxes can make (0, f, ..., dice*f each)."""
+    if upper is None or upper < 0:
+        raise InvalidActionError("give the upper-section total so far (0 or more)")
+    boxes = [c for c in rs.categories if c.id in names and c.face is not None]
+    reach = {0}
+    for c in boxes:
+        reach = {t + k * (c.face or 0) for t in reach for k in range(rs.dice + 1)}
+    if upper in reach:
+        return
+    if not boxes:
+        raise InvalidActionError(f"the upper total is 0 while no upper box is filled, not {upper}")
+    which = _and([c.id for c in boxes])
+    each = f"a box holds 0 to {rs.dice} times its face"
+    if upper > max(reach):
+        raise InvalidActionError(
+            f"the upper total can be at most {max(reach)} with {which} filled ({each}), not {upper}")
+    raise InvalidActionError(
+        f"an upper total of {upper} cannot be made with {which} filled ({each}); "
+        f"the possible totals are {_ranges(sorted(reach))}")
+
+
+def _check_saved(rs: Ruleset, saved: int) -> None:
+    """Saved rolls: none but in saved-roll games, never negative, within the game's cap."""
+    if saved < 0:
+        raise InvalidActionError(f"saved rolls cannot be negative, not {saved}")
+    if saved and rs.name == "maxi" and not rs.saved_rolls:
+        raise InvalidActionError("this maxi game has no saved rolls (option saved_rolls=false); "
+                                 "only maxi with saved rolls and osto bank unused rolls")
+    if saved and not rs.saved_rolls:
+        raise InvalidActionError(f"{rs.name} has no saved rolls; only maxi and osto bank unused rolls")
+    if rs.bank_cap is not None and saved > rs.bank_cap:
+        raise InvalidActionError(
+            f"this {rs.name} game's bank holds at most {_plural(rs.bank_cap, 'saved roll')}"
+            f" (option bank_cap={rs.bank_cap}), not {saved}")
+
+
+def _check_yahtzee_50(rs: Ruleset, names: frozenset[str]) -> None:
+    """The Yahtzee box can hold 50 only in yahtzee, once it is filled."""
+    if "yahtzee" not in rs.by_id:
+        raise InvalidActionError(
+            "a Yahtzee box holding 50 matters only in yahtzee (extra Yahtzee bonus, jokers), "
+            f"not in {rs.name}")
+    if "yahtzee" not in names:
+        raise InvalidActionError(
+            "the Yahtzee box can hold 50 only once it is filled; add yahtzee to the filled boxes")
+
+
 def filled_from_text(text: str) -> list[str]:
     """"ones,twos" -> ["ones", "twos"]; empty or "-" -> []."""
     return [t.strip() for t in text.split(",") if t.strip() and t.strip() != "-"]
 
 
+def _plural(n: int, noun: str) -> str:
+    """ "1 saved roll", "2 saved rolls"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _and(words: list[str]) -> str:
+    """["a"] -> "a"; ["a", "b", "c"] -> "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _ranges(values: list[int]) -> str:
+    """[0, 1, 2, 5, 7, 8] -> "0-2, 5, 7, 8": sorted whole numbers as runs."""
+    runs: list[list[int]] = []
+    for v in values:
+        if runs and v == runs[-1][-1] + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)

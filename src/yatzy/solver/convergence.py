@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 
 from ..errors import InvalidActionError
 from ..rules import Ruleset
+from .simulate import check_plot_path
 from .solve import Progress, solve
 
 
@@ -29,14 +30,21 @@ class CapPoint:
 def parse_caps(text: str) -> list[int]:
     """"0-4,8,16" -> [0, 1, 2, 3, 4, 8, 16] (sorted, no repeats)."""
     caps: set[int] = set()
-    try:
-        for part in (p.strip() for p in text.split(",") if p.strip()):
-            lo, _, hi = part.partition("-")
-            caps.update(range(int(lo), int(hi or lo) + 1))
-    except ValueError:
-        raise InvalidActionError(f"bank caps look like 0-4,8,16; got {text!r}") from None
-    if not caps or min(caps) < 0:
-        raise InvalidActionError(f"bank caps must be 0 or more, e.g. 0-4,8,16; got {text!r}")
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        lo_text, dash, hi_text = part.partition("-")
+        try:
+            lo, hi = int(lo_text), int(hi_text if dash else lo_text)
+        except ValueError:
+            raise InvalidActionError(
+                f"bank caps are whole numbers 0 or more and ranges, like 0-4,8,16; not “{text}”"
+            ) from None
+        if min(lo, hi) < 0:
+            raise InvalidActionError(f"bank caps are 0 or more, like 0-4,8,16; not “{part}”")
+        if hi < lo:
+            raise InvalidActionError(f"the bank cap range {part} is reversed; write {hi}-{lo}")
+        caps.update(range(lo, hi + 1))
+    if not caps:
+        raise InvalidActionError("give the bank caps to solve at, like 0-4,8,16")
     return sorted(caps)
 
 
@@ -62,6 +70,7 @@ def converge(ruleset: Ruleset, caps: list[int],
 
 def plot_convergence(points: list[CapPoint], path: str, title: str) -> None:
     """Save a plot of the start value against the bank cap."""
+    check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")

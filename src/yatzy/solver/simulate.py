@@ -7,11 +7,16 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from ..errors import InvalidActionError
 from . import playout
 from .solve import Solution
+
+PLOT_FORMATS = (".png", ".svg", ".pdf")
+"""File types a plot is saved as, told apart by the file's suffix."""
 
 
 @dataclass(frozen=True)
@@ -80,8 +85,29 @@ def simulate_bot(rules: str, options: dict[str, object], bot: str, games: int,
     return Summary(np.array(scores, dtype=np.int64))
 
 
+def check_plot_path(path: str | os.PathLike[str]) -> None:
+    """Refuse a plot path that cannot be written, before any work: InvalidActionError says why.
+
+    The suffix picks the format (.png, .svg or .pdf); the folder must exist and be writable.
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise InvalidActionError(f"{p} is a folder; give a file name for the plot, e.g. {p / 'plot.png'}")
+    if p.suffix.lower() not in PLOT_FORMATS:
+        kind = f"not {p.suffix}" if p.suffix else f"and {p.name} has none"
+        raise InvalidActionError(
+            f"a plot is saved as {', '.join(PLOT_FORMATS[:-1])} or {PLOT_FORMATS[-1]} "
+            f"(the suffix picks the format), {kind}")
+    folder = p.parent
+    if not folder.is_dir():
+        raise InvalidActionError(f"cannot save the plot to {p}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise InvalidActionError(f"cannot save the plot to {p}: no permission to write there")
+
+
 def plot_histogram(summary: Summary, path: str, title: str) -> None:
     """Save a histogram of final scores with the mean marked."""
+    check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")
