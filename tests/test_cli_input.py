@@ -147,6 +147,17 @@ def test_saved_rolls_add_to_the_rolls_left(monkeypatch: pytest.MonkeyPatch) -> N
     assert best("1") > best("0")
 
 
+def test_saved_rolls_past_the_solver_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Osto has no cap on saved rolls; past the solver's, the position is ranked as at the cap."""
+    sol = zero_solution("osto", 1)
+    monkeypatch.setattr(solve_mod, "solve", lambda *_, **__: sol)
+    r = runner.invoke(app, ["advise", "-r", "osto", "-d", "13356", "--saved", "3"])
+    assert r.exit_code == 0, r.output
+    assert "5 rolls left (2 this turn + 3 saved), ranked as 3: the solver tracks 1 saved at most" in " ".join(
+        r.stdout.split())
+    assert Coach(sol).position([], (1, 3, 3, 5, 6), 2, 0, saved=3).rolls_left == 3
+
+
 # ---- 2. plots are checked before the work; a late failure keeps the results -------------------
 @pytest.fixture
 def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -266,8 +277,9 @@ def test_load_alone_continues_the_game(saved_game: Path, tmp_path: Path) -> None
     refused(["play", "--load", str(bad)], "not valid JSON")
 
 
-def test_play_refuses_an_unknown_bot() -> None:
+def test_play_refuses_an_unknown_bot_or_no_seat() -> None:
     refused(["play", "-p", "Ann,bot:wizard"], "“wizard”", ", ".join(BOTS))
+    refused(["play", "-p", " , "], "at least one seat")
     refused(["simulate", "--bot", "wizard"], "“wizard”", ", ".join(BOTS))
 
 

@@ -164,7 +164,10 @@ def play(
         kinds = ["human" if not n.endswith(" (bot)") else n[:-6]
                  for n in (p.name for p in game.state.players)]
     else:
-        seats = [s.strip() for s in (players or DEFAULT_PLAYERS).split(",") if s.strip()]
+        seats = [s.strip() for s in (DEFAULT_PLAYERS if players is None else players).split(",")
+                 if s.strip()]
+        if not seats:
+            _fail(f"give at least one seat with --players, e.g. {DEFAULT_PLAYERS}")
         levels = [s.split(":", 1)[1].strip().lower() for s in seats if s.startswith("bot:")]
         bad = next((b for b in levels if b not in BOTS), None)
         if bad is not None:
@@ -327,9 +330,11 @@ def advise(
     if as_json:
         print(json.dumps({"options": [o.to_dict() for o in options]}))
         return
-    left = _plural(pos.rolls_left, "roll") + " left"
+    left = _plural(rolls_left + (saved or 0), "roll") + " left"
     if saved:
         left += f" ({rolls_left} this turn + {saved} saved)"
+        if pos.rolls_left < rolls_left + saved:
+            left += f", ranked as {pos.rolls_left}: the solver tracks {coach.spec.bank_cap} saved at most"
     t = Table(title=f"{rs.title}: dice {' '.join(map(str, pos.dice))}, {left}",
               caption="expected points to come: from here to the end of the game, this turn included, "
                       "with best play after the option. regret: what the option gives up against the "
