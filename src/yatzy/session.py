@@ -1,0 +1,398 @@
+"""One game for any front end: bots move when asked, people act, every change is an event.
+
+A :class:`Session` holds a :class:`~yatzy.game.Game` and the bots of its bot seats. A front
+end asks :meth:`Session.waiting_for` whose input it needs, sends a person's move with
+:meth:`Session.act`, lets bots play at its own pace with :meth:`Session.step` or
+:meth:`Session.advance`, and draws :meth:`Session.view`. Everything that happens comes back
+as events (and goes to subscribers), so a front end shows moves without diffing states.
+
+The engine alone changes the game; the session only decides who may move and reports.
+No event carries the dice seed or the RNG state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from .actions import parse_action
+from .bots import BOTS, LEVELS, Player, make_bot
+from .errors import IllegalActionError, InvalidActionError, YatzyError
+from .game import Action, Game, Outcome, Restore, Roll, Score
+from .solver.solve import solve
+from .views import GameView, OutcomeView, StandingView, check_lang, game_view, outcome_view, plain
+
+__all__ = ["Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError", "Scored", "Session",
+           "TilesMoved", "TilesRestored", "TurnPassed", "Undone"]
+
+
+class SaveError(YatzyError):
+    """The game could not be written to disk; the game itself is unchanged."""
+
+
+# ---- events -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. ``seq`` counts the session's events from 1; ``version`` is the
+    number of actions in the game's log right after it (a view of that version shows it)."""
+
+    kind: ClassVar[str] = "event"
+    seq: int
+    version: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **plain(self)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class RollOff(Event):
+    """Who starts: every player rolled one die, and those tied for the highest rolled again."""
+
+    kind: ClassVar[str] = "roll_off"
+    rounds: tuple[tuple[tuple[int, int], ...], ...]
+    """Each round as (player, die) pairs."""
+    first: int
+
+
+@dataclass(frozen=True)
+class Rolled(Event):
+    kind: ClassVar[str] = "rolled"
+    player: int
+    kept: tuple[int, ...]
+    rolled: tuple[int, ...]
+    """The new dice (sorted); ``kept`` plus these are the dice on the table."""
+    dice: tuple[int, ...]
+    rolls_left: int
+    """Normal rolls left this turn."""
+    bank: int
+    """Saved rolls still usable this turn (Maxi, Osto)."""
+
+
+@dataclass(frozen=True)
+class Scored(Event):
+    kind: ClassVar[str] = "scored"
+    player: int
+    box: str
+    number: int
+    """The box's fixed number on the card."""
+    points: int
+    yahtzee_bonus: int
+    """Points of an extra Yahtzee earned with this score (0 if none)."""
+    total: int
+    bank: int
+    """The player's saved rolls after this score (Maxi, Osto)."""
+
+
+@dataclass(frozen=True)
+class TilesMoved(Event):
+    """DOZZY, after every score: the tiles it sent out and those that came back."""
+
+    kind: ClassVar[str] = "tiles_moved"
+    player: int
+    tiles_out: tuple[int, ...]
+    tiles_back: tuple[int, ...]
+    board_out: tuple[int, ...]
+    """Every tile out of play now."""
+
+
+@dataclass(frozen=True)
+class TilesRestored(Event):
+    """DOZZY, before a turn's first roll: tiles brought back into play."""
+
+    kind: ClassVar[str] = "tiles_restored"
+    player: int
+    tiles: tuple[int, ...]
+    board_out: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TurnPassed(Event):
+    kind: ClassVar[str] = "turn_passed"
+    player: int
+    """Whose turn it is now."""
+    round: int
+
+
+@dataclass(frozen=True)
+class Undone(Event):
+    kind: ClassVar[str] = "undone"
+    player: int
+    """Whose move was taken back (and whose turn it is again)."""
+    action: str
+    """The move taken back, in the action notation."""
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    kind: ClassVar[str] = "game_over"
+    termination: str
+    standings: tuple[StandingView, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Preparing:
+    """What :meth:`Session.prepare` is doing, for a front end's progress bar."""
+
+    stage: Literal["loading", "building", "ready"]
+    """loading: looking for a stored table; building: solving it (``done`` of ``total``)."""
+    ruleset: str
+    levels: tuple[str, ...]
+    """The bot levels that play by the table."""
+    done: int = 0
+    total: int | None = None
+
+    def __str__(self) -> str:
+        who = f"the {' and '.join(self.levels)} {'bot' if len(self.levels) == 1 else 'bots'}"
+        if self.stage == "ready":
+            return f"the {self.ruleset} table for {who} is ready"
+        return f"{self.stage} the {self.ruleset} table for {who}"
+
+
+Subscriber = Callable[[Event], None]
+
+
+def _solver_level(level: str, game: Game) -> bool:
+    """Whether a bot at this level plays by the exact solver's table (none for DOZZY)."""
+    return not game.ruleset.uses_board and isinstance(LEVELS.get(level.strip().lower()), float)
+
+
+# ---- the session --------------------------------------------------------------------------
+
+class Session:
+    """Runs one game for a front end: whose input is needed, bot moves, events, views, saves."""
+
+    def __init__(self, game: Game, *, lang: str = "en", bots: Mapping[int, Player] | None = None,
+                 bot_seed: int | None = None) -> None:
+        """``bots`` may supply the player of some bot seats; the others are made from the seat's
+        level (seeded with ``bot_seed`` plus the seat index, if given) when first needed.
+
+        :raises InvalidActionError: an unknown language or bot level, or a bot given for a
+            seat that is not a bot's.
+        """
+        self.game = game
+        self.lang = check_lang(lang)
+        self.bot_seed = bot_seed
+        self._bots: dict[int, Player] = {}
+        for i, bot in (bots or {}).items():
+            if not 0 <= i < len(game.seats) or not game.seats[i].is_bot:
+                raise InvalidActionError(
+                    f"a bot was given for seat {i}, which is not a bot's seat; "
+                    f"bot seats: {', '.join(map(str, self.bot_seats)) or 'none'}")
+            self._bots[i] = bot
+        for i in self.bot_seats:
+            level = game.seats[i].level or ""
+            if i not in self._bots and level.strip().lower() not in BOTS:
+                raise InvalidActionError(
+                    f"seat {i} ({game.seats[i].name}) is a bot of unknown level “{level}”; "
+                    f"the levels are: {', '.join(BOTS)}")
+        self._subscribers: list[Subscriber] = []
+        self._seq = 0
+        self._started = False
+
+    @property
+    def bot_seats(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.game.seats) if s.is_bot)
+
+    # -- before play ---------------------------------------------------------------------
+    def prepare(self, progress: Callable[[Preparing], None] | None = None) -> None:
+        """Build what the bots need before play: the solver's table for solver bots (loaded
+        if stored, else solved once), reported to ``progress`` as it goes; then the bots."""
+        levels = tuple(sorted({(self.game.seats[i].level or "").strip().lower() for i in self.bot_seats
+                               if i not in self._bots
+                               and _solver_level(self.game.seats[i].level or "", self.game)}))
+        if levels:
+            name = self.game.ruleset.name
+            report = progress or (lambda _: None)
+            report(Preparing("loading", name, levels))
+            solve(self.game.ruleset,
+                  progress=lambda done, total: report(Preparing("building", name, levels, done, total)))
+            report(Preparing("ready", name, levels))
+        for i in self.bot_seats:
+            self._bot(i)
+
+    def _bot(self, seat: int) -> Player:
+        if seat not in self._bots:
+            level = self.game.seats[seat].level or ""
+            seed = None if self.bot_seed is None else self.bot_seed + seat
+            self._bots[seat] = make_bot(level, self.game.ruleset, seed)
+        return self._bots[seat]
+
+    # -- events --------------------------------------------------------------------------
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Send every event to ``callback`` as it happens; returns a function that stops it."""
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _emit(self, events: list[Event]) -> list[Event]:
+        for event in events:
+            for callback in list(self._subscribers):
+                callback(event)
+        return events
+
+    def _next(self) -> tuple[int, int]:
+        self._seq += 1
+        return self._seq, len(self.game.log)
+
+    def start(self) -> list[Event]:
+        """The opening events, once: the roll-off, if this game began with one. Every move
+        calls this first, so a front end needs it only to show the roll-off before play."""
+        if self._started:
+            return []
+        self._started = True
+        g = self.game
+        if not g.roll_offs or g.log:
+            return []
+        rounds = tuple(tuple(sorted(r.items())) for r in g.roll_offs)
+        return self._emit([RollOff(*self._next(), rounds, g.first)])
+
+    # -- whose move ----------------------------------------------------------------------
+    def waiting_for(self) -> int | None:
+        """The seat a person must act for now; None on a bot's turn or once the game is over."""
+        g = self.game
+        if g.is_over or g.seats[g.state.current].is_bot:
+            return None
+        return g.state.current
+
+    def step(self) -> list[Event]:
+        """Play exactly one bot action, if it is a bot's turn (else nothing happens)."""
+        opening = self.start()
+        g = self.game
+        if g.is_over or not g.seats[g.state.current].is_bot:
+            return opening
+        return opening + self._play(self._bot(g.state.current).act(g))
+
+    def advance(self, pace: float = 0, sleep: Callable[[float], Any] = time.sleep) -> list[Event]:
+        """Play bot actions until a person must act or the game ends, waiting ``pace`` seconds
+        between two actions."""
+        events = self.start()
+        first = True
+        while not self.game.is_over and self.waiting_for() is None:
+            if pace > 0 and not first:
+                sleep(pace)
+            events += self.step()
+            first = False
+        return events
+
+    def act(self, action: Action | str, seat: int | None = None) -> list[Event]:
+        """A person's move, as an action or in the action notation (``k 335``, ``s chance``).
+
+        :raises IllegalActionError: the game is over, it is a bot's turn, ``seat`` is not the
+            seat whose turn it is, or the rules forbid the move now.
+        :raises InvalidActionError: the text is not an action, or a roll names its own dice.
+        Nothing changes when it raises.
+        """
+        g = self.game
+        if g.is_over:
+            raise IllegalActionError("the game is over; no more moves")
+        current = g.seats[g.state.current]
+        if current.is_bot:
+            raise IllegalActionError(
+                f"it is {current.name}'s turn, a bot's; a person may move on their own turn only")
+        if seat is not None and seat != g.state.current:
+            raise IllegalActionError(
+                f"it is {current.name}'s turn (seat {g.state.current}), not seat {seat}'s")
+        if isinstance(action, str):
+            action = parse_action(action)
+        if isinstance(action, Roll) and action.result is not None:
+            raise InvalidActionError("a person's roll names the dice to keep; the game throws the rest")
+        opening = self.start()
+        return opening + self._play(action)
+
+    def undo(self) -> list[Event]:
+        """Take back a person's last move (a score or a tile return) before the next roll.
+
+        :raises IllegalActionError: nothing to undo, the last move was a roll, or a bot made it.
+        """
+        g = self.game
+        if not g.log:
+            raise IllegalActionError("nothing to undo yet")
+        last = g.log[-1]
+        mover = (g.state.current - 1) % len(g.seats) if isinstance(last, Score) else g.state.current
+        if not isinstance(last, Roll) and g.seats[mover].is_bot:
+            raise IllegalActionError(
+                f"{g.seats[mover].name}, a bot, moved last: a person may undo only their own move")
+        g.undo()
+        return self._emit([Undone(*self._next(), mover, str(last))])
+
+    def _play(self, action: Action) -> list[Event]:
+        """Apply a move through the engine and describe what it did."""
+        g = self.game
+        player, out_before = g.state.current, g.state.out
+        extra_before = g.player.extra
+        g.play(action)
+        done = g.log[-1]
+        p = g.state.players[player]
+        events: list[Event] = []
+        if isinstance(done, Roll):
+            assert g.state.dice is not None and done.result is not None
+            saved = min(p.bank, g.rolls_left)
+            events.append(Rolled(*self._next(), player, tuple(done.keep), tuple(sorted(done.result)),
+                                 g.state.dice, g.rolls_left - saved, saved))
+        elif isinstance(done, Restore):
+            events.append(TilesRestored(*self._next(), player, tuple(sorted(done.tiles)),
+                                        tuple(sorted(g.state.out))))
+        else:
+            box = g.ruleset.category(done.category).id
+            events.append(Scored(*self._next(), player, box, g.ruleset.category_ids.index(box) + 1,
+                                 p.card[box], p.extra - extra_before, g.total(player), p.bank))
+            if g.ruleset.uses_board:
+                out_after = g.state.out
+                events.append(TilesMoved(*self._next(), player, tuple(sorted(out_after - out_before)),
+                                         tuple(sorted(out_before - out_after)), tuple(sorted(out_after))))
+            outcome = g.outcome()
+            if outcome is not None:
+                events.append(self._game_over(outcome))
+            else:
+                events.append(TurnPassed(*self._next(), g.state.current, g.round_number))
+        return self._emit(events)
+
+    def _game_over(self, outcome: Outcome) -> GameOver:
+        o: OutcomeView = outcome_view(outcome)
+        return GameOver(*self._next(), o.termination, o.standings, o.winners)
+
+    # -- views and saves ---------------------------------------------------------------------
+    def view(self, viewer: int | None = None, lang: str | None = None) -> GameView:
+        """The game as ``viewer`` (a seat, or None for the table) may see it."""
+        return game_view(self.game, viewer, lang or self.lang)
+
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome()
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the game (with its seed: a local save) to ``path`` through a temporary file
+        and an atomic rename, so a failed save leaves no half-written file.
+
+        :raises SaveError: the file could not be written; the game goes on unchanged.
+        """
+        target = Path(path).expanduser()
+        text = self.game.to_json()
+        tmp: str | None = None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, target)
+        except OSError as e:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+            raise SaveError(f"could not save the game to {target}: {e.strerror or 'write failed'}; "
+                            "the game goes on") from None
+        return target

@@ -1,0 +1,277 @@
+"""What one viewer may see of a game: a frozen, JSON-ready picture with nothing secret.
+
+A view holds every scorecard (with bonus progress), the table (dice, rolls, the DOZZY
+board, the outcome) and, for the person whose turn it is, the moves they may make. Every
+front end draws from it, so none re-derives a rule.
+
+A view never holds the dice seed or the RNG state, nor anything computed from them: a
+local save (``Game.to_dict``) keeps the seed so a loaded game rolls on, but a view goes to
+clients, and whoever has the seed knows every die to come.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields, is_dataclass
+from fractions import Fraction
+from typing import Any
+
+from .errors import InvalidActionError
+from .game import Game, Outcome
+from .names import LANGUAGES, category_name, label
+from .rules import ALL_TILES, Bonus, Card, Ruleset
+
+__all__ = ["BoardView", "BonusView", "BoxView", "GameView", "OutcomeView", "PlayerView", "ScoreOption",
+           "StandingView", "bonus_progress", "check_lang", "game_view", "outcome_view", "plain"]
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON-ready data: dataclasses become dicts, tuples lists, sets sorted lists.
+
+    Only JSON types come out, so ``json.loads(json.dumps(plain(x))) == plain(x)``.
+    """
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted(value)
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return value
+
+
+def check_lang(lang: object) -> str:
+    """``lang`` if it is one of the six languages; InvalidActionError naming them if not."""
+    if not isinstance(lang, str) or lang not in LANGUAGES:
+        raise InvalidActionError(f"unknown language “{lang}”; choose one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+@dataclass(frozen=True)
+class BoxView:
+    """One box of a scorecard. ``number`` is its place on the ruleset's card, fixed all game."""
+
+    number: int
+    id: str
+    name: str
+    section: str
+    points: int | None
+    """None while the box is open."""
+    max: int
+
+
+@dataclass(frozen=True)
+class BonusView:
+    """How far one player is on one bonus."""
+
+    id: str
+    name: str
+    boxes: tuple[int, ...]
+    """The numbers of the boxes that count towards it."""
+    threshold: int
+    strict: bool
+    """True when the subtotal must exceed the threshold."""
+    worth: int
+    """The points the bonus gives when earned."""
+    points: int
+    """The points earned: ``worth`` or 0."""
+    subtotal: int
+    needed: int
+    """Points still missing (0 once earned)."""
+    reachable: bool
+    """Earned, or the open boxes at their maxima would still earn it."""
+    pace: float
+    """Ahead (positive) or behind (negative) of par: the subtotal minus the par of the filled
+    boxes, par being each box's share of the target by its maximum (3 of each face for 63)."""
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat: its scorecard, bonuses, totals and who plays it."""
+
+    seat: int
+    name: str
+    kind: str
+    """person or bot."""
+    level: str | None
+    """The bot's level; None for a person."""
+    current: bool
+    boxes: tuple[BoxView, ...]
+    bonuses: tuple[BonusView, ...]
+    yahtzee_bonus: int
+    """Points from extra Yahtzees (0 in games without them)."""
+    total: int
+    rank: int
+    """1 is the best; equal totals share a rank."""
+    bank: int
+    """Saved rolls as of the player's last score (Maxi, Osto)."""
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """DOZZY's shared tile board."""
+
+    tiles_in: tuple[int, ...]
+    tiles_out: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ScoreOption:
+    """An open box the dice on the table may fill now, and what it would do."""
+
+    number: int
+    id: str
+    name: str
+    points: int
+    tiles_out: tuple[int, ...]
+    """DOZZY: tiles this score sends out (empty elsewhere)."""
+    returns: tuple[tuple[int, ...], ...]
+    """DOZZY: the choices of tiles that may come back with it (empty elsewhere)."""
+
+
+@dataclass(frozen=True)
+class StandingView:
+    player: int
+    name: str
+    total: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class OutcomeView:
+    """How the game ended: the standings best first and the winner or winners."""
+
+    termination: str
+    standings: tuple[StandingView, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as one viewer may see it. Build it with :func:`game_view`."""
+
+    version: int
+    """The number of actions played (undo lowers it): a client can tell a stale view."""
+    ruleset: str
+    title: str
+    lang: str
+    viewer: int | None
+    """The seat this view is for; None for the table (hot seat) or a spectator."""
+    players: tuple[PlayerView, ...]
+    current: int | None
+    """Whose turn it is; None once the game is over."""
+    round: int
+    rounds: int
+    dice: tuple[int, ...] | None
+    """The dice on the table; None before the turn's first roll."""
+    rolls_left: int
+    """Normal rolls left this turn (saved rolls apart)."""
+    saved_rolls: int
+    """Saved rolls the current player may still use this turn."""
+    board: BoardView | None
+    """DOZZY's tiles; None in other games."""
+    may_restore: int
+    """DOZZY: how many tiles may come back now (0 if none)."""
+    over: bool
+    outcome: OutcomeView | None
+    legal_actions: tuple[str, ...]
+    """The moves the viewer may make now, in the action notation (empty unless it is their turn)."""
+    score_options: tuple[ScoreOption, ...]
+    """What each open box would score now (empty unless it is the viewer's turn)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return plain(self)  # type: ignore[no-any-return]
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+
+def bonus_progress(ruleset: Ruleset, bonus: Bonus, card: Card, lang: str = "en") -> BonusView:
+    """Where a card stands on a bonus: subtotal, points missing, whether still reachable, pace."""
+    target = bonus.threshold + int(bonus.strict)
+    subtotal = sum(card.get(c, 0) for c in bonus.categories)
+    maxima = {c: ruleset.by_id[c].max for c in bonus.categories}
+    earned = bonus.earned(card)
+    best = {**card, **{c: m for c, m in maxima.items() if c not in card}}
+    par = sum(Fraction(target * m, sum(maxima.values())) for c, m in maxima.items() if c in card)
+    return BonusView(
+        id=bonus.id, name=label("bonus", lang),
+        boxes=tuple(ruleset.category_ids.index(c) + 1 for c in bonus.categories),
+        threshold=bonus.threshold, strict=bonus.strict, worth=bonus.points,
+        points=bonus.points if earned else 0, subtotal=subtotal,
+        needed=0 if earned else target - subtotal, reachable=bonus.earned(best),
+        pace=float(subtotal - par),
+    )
+
+
+def outcome_view(outcome: Outcome) -> OutcomeView:
+    return OutcomeView(
+        outcome.termination.value,
+        tuple(StandingView(s.player, s.name, s.total, s.rank) for s in outcome.standings),
+        outcome.winners,
+    )
+
+
+def _player_view(game: Game, index: int, lang: str, totals: list[int]) -> PlayerView:
+    rs, seat = game.ruleset, game.seats[index]
+    p = game.state.players[index]
+    boxes = tuple(
+        BoxView(n, c.id, category_name(c.id, lang), c.section, p.card.get(c.id), c.max)
+        for n, c in enumerate(rs.categories, 1)
+    )
+    return PlayerView(
+        seat=index, name=p.name, kind=seat.kind, level=seat.level,
+        current=index == game.state.current and not game.is_over, boxes=boxes,
+        bonuses=tuple(bonus_progress(rs, b, p.card, lang) for b in rs.bonuses),
+        yahtzee_bonus=p.extra, total=totals[index],
+        rank=1 + sum(t > totals[index] for t in totals), bank=p.bank,
+    )
+
+
+def _score_options(game: Game, lang: str) -> tuple[ScoreOption, ...]:
+    rs = game.ruleset
+    options = []
+    for cat, points in game.score_options().items():
+        gone: tuple[int, ...] = ()
+        returns: tuple[tuple[int, ...], ...] = ()
+        if rs.uses_board:
+            out, choices = game.tile_moves(cat)
+            gone, returns = tuple(sorted(out)), tuple(tuple(sorted(c)) for c in choices)
+        options.append(ScoreOption(rs.category_ids.index(cat) + 1, cat, category_name(cat, lang), points,
+                                   gone, returns))
+    return tuple(options)
+
+
+def game_view(game: Game, viewer: int | None = None, lang: str = "en") -> GameView:
+    """The game as ``viewer`` sees it (a seat index, or None for the table or a spectator).
+
+    The legal actions and score options go to the seat whose turn it is when a person plays
+    it, or to the table viewer in hot-seat play; every other viewer gets empty lists.
+
+    :raises InvalidActionError: the viewer is not a seat of this game, or the language is
+        not one of the six.
+    """
+    lang = check_lang(lang)
+    n = len(game.seats)
+    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
+                               or not 0 <= viewer < n):
+        raise InvalidActionError(f"the viewer is a seat number 0 to {n - 1}, or none for the table")
+    rs, st, over = game.ruleset, game.state, game.is_over
+    totals = game.totals()
+    acting = (not over and not game.seats[st.current].is_bot
+              and viewer in (None, st.current))
+    rolls = 0 if over else game.rolls_left
+    saved = min(game.player.bank, rolls) if rs.saved_rolls else 0
+    outcome = game.outcome()
+    return GameView(
+        version=len(game.log), ruleset=rs.name, title=rs.title, lang=lang, viewer=viewer,
+        players=tuple(_player_view(game, i, lang, totals) for i in range(n)),
+        current=None if over else st.current, round=game.round_number, rounds=rs.turns,
+        dice=st.dice, rolls_left=rolls - saved, saved_rolls=saved,
+        board=BoardView(tuple(sorted(ALL_TILES - st.out)), tuple(sorted(st.out))) if rs.uses_board else None,
+        may_restore=game.may_restore(), over=over,
+        outcome=None if outcome is None else outcome_view(outcome),
+        legal_actions=tuple(str(a) for a in game.legal_actions()) if acting else (),
+        score_options=_score_options(game, lang) if acting else (),
+    )

@@ -1,0 +1,340 @@
+"""The session: bots play at a front end's pace, people act on their turn, events tell it all."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from yatzy.errors import IllegalActionError, InvalidActionError, YatzyError
+from yatzy.game import Game, Restore, Roll, Score
+from yatzy.seats import Seat
+from yatzy.session import (
+    Event,
+    GameOver,
+    Preparing,
+    Rolled,
+    RollOff,
+    SaveError,
+    Scored,
+    Session,
+    TilesMoved,
+    TilesRestored,
+    TurnPassed,
+    Undone,
+)
+
+RULESETS = ("yatzy", "forced", "maxi", "osto", "kids", "yahtzee", "dozzy")
+ACTIONS = (Rolled, Scored, TilesRestored)
+"""Events that each stand for one action in the log."""
+
+
+def bot_seats(rules: str) -> list[Seat]:
+    third = "dozzy" if rules == "dozzy" else "greedy"
+    return [Seat.bot("greedy"), Seat.bot("random", "Rita"), Seat.bot(third, "Gus")]
+
+
+def check_score(twin: Game, e: Scored, extra_before: int) -> None:
+    p = twin.state.players[e.player]
+    assert p.extra - extra_before == e.yahtzee_bonus
+    assert (p.card[e.box], p.bank, twin.total(e.player)) == (e.points, e.bank, e.total)
+    assert twin.ruleset.category_ids[e.number - 1] == e.box
+
+
+def replay_events(game: Game, events: list[Event]) -> Game:
+    """A second game built from the events alone (never from the first game's log or seed)."""
+    twin = Game(game.ruleset, game.seats, seed=12345)
+    pending: Scored | None = None
+    for e in events:
+        if isinstance(e, RollOff):
+            twin.first = twin.state.current = e.first  # the engine has no way to name who starts
+        elif isinstance(e, Rolled):
+            assert twin.state.current == e.player
+            twin.play(Roll(e.kept, e.rolled))
+            assert twin.state.dice == e.dice
+            assert twin.rolls_left == e.rolls_left + e.bank
+        elif isinstance(e, TilesRestored):
+            twin.play(Restore(e.tiles))
+            assert tuple(sorted(twin.state.out)) == e.board_out
+        elif isinstance(e, Scored):
+            if twin.ruleset.uses_board:
+                pending = e  # its tile returns come in the next event
+                continue
+            extra = twin.state.players[e.player].extra
+            twin.play(Score(e.box))
+            check_score(twin, e, extra)
+        elif isinstance(e, TilesMoved):
+            assert pending is not None and pending.player == e.player
+            out_before, extra = twin.state.out, twin.state.players[e.player].extra
+            twin.play(Score(pending.box, e.tiles_back))
+            check_score(twin, pending, extra)
+            assert tuple(sorted(twin.state.out - out_before)) == e.tiles_out
+            assert tuple(sorted(twin.state.out)) == e.board_out
+            pending = None
+        elif isinstance(e, TurnPassed):
+            assert (twin.state.current, twin.round_number) == (e.player, e.round)
+        elif isinstance(e, Undone):
+            twin.undo()
+        elif isinstance(e, GameOver):
+            outcome = twin.outcome()
+            assert outcome is not None and outcome.winners == e.winners
+            assert [(s.player, s.total, s.rank) for s in outcome.standings] == \
+                [(s.player, s.total, s.rank) for s in e.standings]
+    assert pending is None
+    return twin
+
+
+def check_stream(game: Game, events: list[Event]) -> None:
+    """Numbered 1, 2, 3...; one action event per logged action; the end announced once."""
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    actions = [e for e in events if isinstance(e, ACTIONS)]
+    assert [e.version for e in actions] == list(range(1, len(game.log) + 1))
+    assert [e.kind for e in events].count("game_over") == (1 if game.is_over else 0)
+    if game.is_over:
+        assert events[-1].kind == "game_over"
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_bots_play_a_whole_game_and_the_events_replay_it(rules: str) -> None:
+    game = Game(rules, bot_seats(rules), seed=2024, roll_off=True)
+    session = Session(game, bot_seed=7)
+    events = session.advance()
+    assert game.is_over and session.waiting_for() is None
+    assert isinstance(events[0], RollOff) and events[0].first == game.first
+    assert [dict(r) for r in events[0].rounds] == game.roll_offs
+    check_stream(game, events)
+    twin = replay_events(game, events)
+    assert twin.state == game.state
+    assert twin.totals() == game.totals()
+    assert session.outcome() == game.outcome()
+    assert session.advance() == [] and session.step() == []
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_step_plays_exactly_one_bot_action(rules: str) -> None:
+    game = Game(rules, bot_seats(rules), seed=99)
+    session = Session(game, bot_seed=1)
+    all_events: list[Event] = []
+    while not game.is_over:
+        before = len(game.log)
+        events = session.step()
+        assert len(game.log) == before + 1
+        assert sum(isinstance(e, ACTIONS) for e in events) == 1
+        all_events += events
+    check_stream(game, all_events)
+    assert replay_events(game, all_events).state == game.state
+
+
+def test_advance_waits_pace_seconds_between_bot_actions() -> None:
+    game = Game("kids", [Seat.bot("greedy"), Seat.bot("random")], seed=5)
+    waits: list[float] = []
+    Session(game).advance(pace=0.25, sleep=waits.append)
+    assert waits == [0.25] * (len(game.log) - 1)
+
+
+def test_a_solver_bot_prepares_its_table_with_progress_then_plays() -> None:
+    game = Game("kids", [Seat.bot("casual", "Cas"), Seat.bot("greedy")], seed=31_415)
+    session = Session(game, bot_seed=3)
+    reports: list[Preparing] = []
+    session.prepare(reports.append)
+    stages = [r.stage for r in reports]
+    assert stages[0] == "loading" and stages[-1] == "ready"
+    assert set(stages[1:-1]) <= {"building"}
+    for r in reports[1:-1]:
+        assert r.total is not None and 0 < r.done <= r.total
+    assert reports[0].levels == ("casual",) and "kids table for the casual bot" in str(reports[0])
+    events = session.advance()
+    assert game.is_over
+    check_stream(game, events)
+    assert replay_events(game, events).totals() == game.totals()
+
+
+def test_prepare_reports_nothing_without_a_table_to_build() -> None:
+    reports: list[Preparing] = []
+    Session(Game("dozzy", [Seat.bot("casual"), Seat.bot("greedy")], seed=1)).prepare(reports.append)
+    Session(Game("yatzy", [Seat.bot("greedy"), Seat("Ann")], seed=1)).prepare(reports.append)
+    assert reports == []
+
+
+def test_unknown_bot_levels_and_bots_for_people_are_refused() -> None:
+    with pytest.raises(InvalidActionError, match="unknown level “superbot”; the levels are: random"):
+        Session(Game("yatzy", [Seat.bot("superbot")]))
+    with pytest.raises(InvalidActionError, match="seat 0, which is not a bot's seat"):
+        Session(Game("yatzy", [Seat("Ann"), Seat.bot("greedy")]), bots={0: object()})  # type: ignore[dict-item]
+    with pytest.raises(InvalidActionError, match="unknown language “xx”"):
+        Session(Game("yatzy", ["Ann"]), lang="xx")
+
+
+def snapshot(game: Game) -> tuple[object, ...]:
+    return copy.deepcopy(game.state), list(game.log), game._rng.getstate()
+
+
+def test_a_person_waits_for_input_and_acts_only_on_their_turn() -> None:
+    game = Game("yatzy", [Seat("Ann"), Seat.bot("greedy", "Bo")], seed=77)
+    session = Session(game)
+    assert session.advance() == [] and session.step() == []
+    assert session.waiting_for() == 0
+    before = snapshot(game)
+    with pytest.raises(IllegalActionError, match=r"it is Ann's turn \(seat 0\), not seat 1's"):
+        session.act("r", seat=1)
+    with pytest.raises(InvalidActionError, match="is not an action"):
+        session.act("x 12")
+    with pytest.raises(IllegalActionError, match="roll the dice before scoring"):
+        session.act("s chance", seat=0)
+    with pytest.raises(InvalidActionError, match="the game throws the rest"):
+        session.act(Roll((), (6, 6, 6, 6, 6)))
+    assert snapshot(game) == before
+
+    (rolled,) = session.act("r", seat=0)
+    assert isinstance(rolled, Rolled) and rolled.player == 0 and rolled.kept == ()
+    assert rolled.dice == game.state.dice and rolled.rolls_left == 2
+    scored, passed = session.act("s chance")
+    assert isinstance(scored, Scored) and scored.box == "chance" and scored.number == 14
+    assert scored.points == sum(rolled.dice) == scored.total
+    assert isinstance(passed, TurnPassed) and (passed.player, passed.round) == (1, 1)
+
+    assert session.waiting_for() is None
+    before = snapshot(game)
+    with pytest.raises(IllegalActionError, match="it is Bo's turn, a bot's"):
+        session.act("r")
+    with pytest.raises(IllegalActionError, match="it is Bo's turn, a bot's"):
+        session.act(Roll(), seat=0)
+    assert snapshot(game) == before
+
+    events = session.advance()
+    assert session.waiting_for() == 0
+    assert isinstance(events[-1], TurnPassed) and events[-1].player == 0 and events[-1].round == 2
+    assert all(getattr(e, "player", 1) == 1 for e in events[:-1])
+
+
+def test_undo_takes_back_a_persons_score_until_the_next_roll() -> None:
+    game = Game("yatzy", [Seat("Ann"), Seat.bot("greedy", "Bo")], seed=8)
+    session = Session(game)
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        session.undo()
+    session.act("r")
+    with pytest.raises(IllegalActionError, match="a roll cannot be undone"):
+        session.undo()
+    dice = game.state.dice
+    session.act("s chance")
+    assert session.waiting_for() is None
+    (undone,) = session.undo()
+    assert isinstance(undone, Undone) and (undone.player, undone.action) == (0, "s chance")
+    assert undone.version == 1
+    assert session.waiting_for() == 0 and game.state.dice == dice and game.state.players[0].card == {}
+    session.act("s ones")
+    session.step()  # Bo rolls: Ann's score stands
+    with pytest.raises(IllegalActionError, match="a roll cannot be undone"):
+        session.undo()
+    session.advance()
+    with pytest.raises(IllegalActionError, match="Bo, a bot, moved last"):
+        session.undo()
+    assert game.state.players[0].card == {"ones": game.state.players[0].card["ones"]}
+
+
+def test_undo_after_the_last_score_reopens_the_game() -> None:
+    game = Game("kids", ["Ann"], seed=3)
+    session = Session(game)
+    events: list[Event] = []
+    while not game.is_over:
+        events += session.act("r")
+        events += session.act(f"s {game.ruleset.open_categories(game.player.card)[0]}")
+    assert isinstance(events[-1], GameOver)
+    events += session.undo()
+    assert not game.is_over and session.waiting_for() == 0 and session.outcome() is None
+    events += session.act("s sixes")
+    assert isinstance(events[-1], GameOver)
+    assert replay_events(game, events).state == game.state
+
+
+def test_dozzy_tiles_move_restore_and_undo_through_the_session() -> None:
+    game = Game("dozzy", ["Ann"], seed=11)
+    session = Session(game)
+    events: list[Event] = []
+    restored = False
+    while not game.is_over:
+        view = session.view(0)
+        backs = [a for a in view.legal_actions if a.startswith("b ")]
+        if backs and not restored:
+            events += session.act(backs[0], seat=0)
+            events += session.undo()
+            events += session.act(backs[-1])
+            restored = True
+            continue
+        if game.state.dice is None:
+            events += session.act("r")
+            continue
+        most_out = max(view.score_options, key=lambda o: len(o.tiles_out))  # so tiles pile up
+        events += session.act(next(a for a in view.legal_actions if a.split()[:2] == ["s", most_out.id]))
+    assert restored, "no game state with tiles to bring back: pick another seed"
+    kinds = {e.kind for e in events}
+    assert {"tiles_moved", "tiles_restored", "undone"} <= kinds
+    assert replay_events(game, events).state == game.state
+
+
+def test_subscribers_receive_exactly_the_returned_events() -> None:
+    game = Game("yahtzee", [Seat("Ann"), Seat.bot("greedy"), Seat.bot("random")], seed=21, roll_off=True)
+    session = Session(game, bot_seed=2)
+    got: list[Event] = []
+    early: list[Event] = []
+    session.subscribe(got.append)
+    stop_early = session.subscribe(early.append)
+    returned: list[Event] = []
+    while not game.is_over:
+        returned += session.advance()
+        if session.waiting_for() == 0:
+            returned += session.act("r")
+            returned += session.act(session.view(0).legal_actions[-1])
+        if len(game.log) > 10 and early and len(early) == len(got):
+            stop_early()
+    assert got == returned and got
+    assert early == got[: len(early)] and len(early) < len(got)
+    check_stream(game, returned)
+    assert replay_events(game, returned).state == game.state
+
+
+def test_save_fails_cleanly_and_the_game_goes_on(tmp_path) -> None:
+    game = Game("yatzy", [Seat.bot("greedy"), Seat.bot("random")], seed=4)
+    session = Session(game)
+    session.step()
+    before = snapshot(game)
+    with pytest.raises(SaveError, match="could not save the game to /no/such/dir/game.json: "
+                                        "No such file or directory; the game goes on") as err:
+        session.save("/no/such/dir/game.json")
+    assert isinstance(err.value, YatzyError)
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(SaveError, match="could not save the game to .*folder: Is a directory"):
+        session.save(tmp_path / "folder")
+    assert [p.name for p in tmp_path.iterdir()] == ["folder"]  # no temporary file left behind
+    assert snapshot(game) == before
+    session.advance()
+    assert game.is_over
+    path = session.save(tmp_path / "game.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "game.json"]
+    loaded = Game.from_json(path.read_text(encoding="utf-8"))
+    assert loaded.state == game.state and loaded.log == game.log
+
+
+def test_events_tell_saved_rolls_apart_and_the_yahtzee_bonus() -> None:
+    game = Game("maxi", ["Ann"], seed=6)
+    session = Session(game)
+    session.act("r")
+    scored, _ = session.act(f"s {game.ruleset.category_ids[-1]}")
+    assert isinstance(scored, Scored) and scored.bank == 2
+    (rolled,) = session.act("r")
+    assert isinstance(rolled, Rolled) and (rolled.rolls_left, rolled.bank) == (2, 2)
+    for left in (1, 0):
+        (rolled,) = session.act("r")
+        assert isinstance(rolled, Rolled) and (rolled.rolls_left, rolled.bank) == (left, 2)
+    (rolled,) = session.act("r")
+    assert isinstance(rolled, Rolled) and (rolled.rolls_left, rolled.bank) == (0, 1)
+
+    game = Game("yahtzee", ["Ann"], seed=6)
+    session = Session(game)
+    game.play(Roll((), (5, 5, 5, 5, 5)))  # dice chosen by the test, through the engine
+    first, _ = session.act("s yahtzee")
+    assert isinstance(first, Scored) and (first.points, first.yahtzee_bonus) == (50, 0)
+    game.play(Roll((), (5, 5, 5, 5, 5)))
+    second, _ = session.act("s fives")
+    assert isinstance(second, Scored)
+    assert (second.points, second.yahtzee_bonus, second.total) == (25, 100, 175)
