@@ -103,7 +103,7 @@ def test_bad_input_changes_nothing() -> None:
 def test_forced_order_message() -> None:
     g = Game("pakko", ["a"], seed=1)
     g.roll()
-    with pytest.raises(IllegalActionError, match="next box is ones"):
+    with pytest.raises(IllegalActionError, match="next box is Ones"):
         g.score("chance")
     up = Game(get_ruleset("tvungen", order="up"), ["a"], seed=1)
     up.roll()

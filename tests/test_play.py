@@ -205,7 +205,7 @@ def test_the_card_lists_every_box_with_its_number_the_bonus_and_the_round() -> N
     game = Game("yatzy", ["Ann", "Bo"], seed=1)
     out = play(game, ["human", "human"], ["r", "s 6", "c"])
     assert "round 1 of 15" in out
-    out = out[out.rindex("Category"):]
+    out = out[out.rindex("Box"):]
     rows = [f"{n} {name}" for n, name in enumerate(
         ["Ones", "Twos", "Threes", "Fours", "Fives", "Sixes", "One Pair", "Two Pairs", "Three of a Kind",
          "Four of a Kind", "Small Straight", "Large Straight", "Full House", "Chance", "Yatzy"], 1)]

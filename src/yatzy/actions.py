@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from .dice import Dice, parse
 from .errors import InvalidActionError
+from .i18n import N_, _
 
 _VERBS = {
     "r": "roll", "roll": "roll",
@@ -27,15 +28,16 @@ _VERBS = {
     "s": "score", "score": "score",
     "b": "back", "back": "back", "restore": "back",
 }
-NOTATION_HELP = "r (roll), k 335 (keep 3 3 5, roll the rest), s two_pairs (score), b 11 12 (tiles back)"
+NOTATION_HELP = N_("r (roll), k 335 (keep 3 3 5, roll the rest), s two_pairs (score), b 11 12 (tiles back)")
 
 
 def _split(text: str, verbs: tuple[str, ...]) -> list[str]:
     if not isinstance(text, str):
-        raise InvalidActionError("an action is text such as r, k 335 or s chance")
+        raise InvalidActionError(_("an action is text such as r, k 335 or s chance"))
     words = text.strip().split()
     if not words or _VERBS.get(words[0].lower()) not in verbs:
-        raise InvalidActionError(f"“{text.strip()}” is not an action; write {NOTATION_HELP}")
+        raise InvalidActionError(_("“{text}” is not an action; write {notation}").format(
+            text=text.strip(), notation=_(NOTATION_HELP)))
     return words[1:]
 
 
@@ -43,7 +45,8 @@ def _tiles(words: list[str], text: str) -> tuple[int, ...]:
     tiles: list[int] = []
     for w in (w for part in words for w in part.split(",") if w):
         if not w.isdigit() or not 1 <= int(w) <= 12:
-            raise InvalidActionError(f"“{text.strip()}”: tiles are numbered 1 to 12, not “{w}”")
+            raise InvalidActionError(
+                _("“{text}”: tiles are numbered 1 to 12, not “{tile}”").format(text=text.strip(), tile=w))
         tiles.append(int(w))
     return tuple(tiles)
 
@@ -66,10 +69,11 @@ class Roll:
         verb = _VERBS[text.split()[0].lower()]
         if verb == "roll":
             if args:
-                raise InvalidActionError(f"“{text.strip()}”: to keep dice write k 335, not r 335")
+                raise InvalidActionError(
+                    _("“{text}”: to keep dice write k 335, not r 335").format(text=text.strip()))
             return cls()
         if not args:
-            raise InvalidActionError("name the dice to keep, e.g. k 335 (r rolls them all)")
+            raise InvalidActionError(_("name the dice to keep, e.g. k 335 (r rolls them all)"))
         return cls(parse("".join(args)))
 
     def __str__(self) -> str:
@@ -92,7 +96,7 @@ class Score:
         """
         args = _split(text, ("score",))
         if not args:
-            raise InvalidActionError("name the box to fill, e.g. s chance")
+            raise InvalidActionError(_("name the box to fill, e.g. s chance"))
         rest = args[1:]
         if rest == ["-"]:
             return cls(args[0].lower(), ())
@@ -119,7 +123,7 @@ class Restore:
         """
         args = _split(text, ("back",))
         if not args:
-            raise InvalidActionError("name the tiles to bring back, e.g. b 11 12")
+            raise InvalidActionError(_("name the tiles to bring back, e.g. b 11 12"))
         return cls(_tiles(args, text))
 
     def __str__(self) -> str:

@@ -8,6 +8,7 @@ from functools import cache
 from math import factorial
 
 from .errors import InvalidActionError
+from .i18n import _, ngettext
 
 Dice = tuple[int, ...]
 """A multiset of faces 1..6, always sorted ascending."""
@@ -23,7 +24,7 @@ def normalize(values: Iterable[object]) -> Dice:
     out: list[int] = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
-            raise InvalidActionError(f"a die is a whole number from 1 to 6, not “{v}”")
+            raise InvalidActionError(_("a die is a whole number from 1 to 6, not “{value}”").format(value=v))
         out.append(v)
     return tuple(sorted(out))
 
@@ -37,12 +38,15 @@ def parse(text: str, n: int | None = None) -> Dice:
     bad = [ch for ch in digits if ch not in "123456"]
     if bad:
         raise InvalidActionError(
-            f"“{text}” is not a roll: “{bad[0]}” is not a die face; write faces 1 to 6, e.g. 66622"
+            _("“{text}” is not a roll: “{face}” is not a die face; write faces 1 to 6, e.g. 66622")
+            .format(text=text, face=bad[0])
         )
     dice = tuple(sorted(int(ch) for ch in digits))
     if n is not None and len(dice) != n:
         raise InvalidActionError(
-            f"“{text}” has {plural(len(dice), 'die', 'dice')}; this game rolls {n} at once"
+            ngettext("“{text}” has {count} die; this game rolls {n} at once",
+                     "“{text}” has {count} dice; this game rolls {n} at once", len(dice))
+            .format(text=text, count=len(dice), n=n)
         )
     return dice
 
@@ -50,12 +54,7 @@ def parse(text: str, n: int | None = None) -> Dice:
 def show_dice(values: Iterable[int]) -> str:
     """Dice (or tiles) as a player writes them: "3 3 5", or "none"."""
     text = " ".join(map(str, values))
-    return text or "none"
-
-
-def plural(n: int, one: str, many: str) -> str:
-    """ "1 die", "2 dice": a count with the right form of its noun."""
-    return f"{n} {one if n == 1 else many}"
+    return text or _("none")
 
 
 def counts(dice: Iterable[int]) -> Counts:
@@ -94,3 +93,8 @@ def sub_multisets(dice: Dice) -> list[Dice]:
     for pick in itertools.product(*(range(k + 1) for k in c)):
         out.append(tuple(f for f, k in zip(FACES, pick, strict=True) for _ in range(k)))
     return out
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """ "1 die", "2 dice": a count with the right English form of its noun."""
+    return f"{n} {one if n == 1 else many}"

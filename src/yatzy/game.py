@@ -20,8 +20,10 @@ from typing import Any
 from .actions import Action, Restore, Roll, Score
 from .dice import Dice, is_submultiset, normalize, show_dice, sub_multisets
 from .errors import IllegalActionError, InvalidActionError, YatzyError
+from .i18n import _, ngettext
+from .names import category_name
 from .registry import get_ruleset
-from .rules import Ruleset, check_returns, check_tiles
+from .rules import Ruleset, box_names, check_returns, check_tiles
 from .seats import Seat
 
 __all__ = ["Action", "Game", "GameState", "Outcome", "PlayerState", "Restore", "Roll", "Score",
@@ -98,7 +100,7 @@ class Game:
         self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         self.seats = tuple(p if isinstance(p, Seat) else Seat(p) for p in players)
         if not self.seats:
-            raise InvalidActionError("a game needs at least one player")
+            raise InvalidActionError(_("a game needs at least one player"))
         self.seed = secrets.randbits(63) if seed is None else seed
         self._rng = random.Random(self.seed)
         self.log: list[Action] = []
@@ -256,13 +258,13 @@ class Game:
         the rules forbid now; either way the state is unchanged.
         """
         if not isinstance(action, Roll | Score | Restore):
-            raise InvalidActionError(f"not an action: {action!r}")
+            raise InvalidActionError(_("not an action: {action}").format(action=action))
         if self.is_over:
-            raise IllegalActionError("the game is over; no more actions")
+            raise IllegalActionError(_("the game is over; no more actions"))
         if action.player is not None and action.player != self.state.current:
             raise IllegalActionError(
-                f"it is player {self.state.current} ({self.player.name})'s turn, "
-                f"not player {action.player}'s"
+                _("it is player {current} ({name})'s turn, not player {player}'s").format(
+                    name=self.player.name, current=self.state.current, player=action.player)
             )
         if isinstance(action, Roll):
             self._apply_roll(action)
@@ -276,21 +278,22 @@ class Game:
         keep = normalize(action.keep)
         st = self.state
         if self.rolls_left <= 0:
-            raise IllegalActionError("no rolls left this turn; score the dice in a box")
+            raise IllegalActionError(_("no rolls left this turn; score the dice in a box"))
         if st.dice is None:
             if keep:
-                raise IllegalActionError("the first roll of a turn throws all dice; keep nothing")
+                raise IllegalActionError(_("the first roll of a turn throws all dice; keep nothing"))
             return keep
         if not is_submultiset(keep, st.dice):
             raise IllegalActionError(
-                f"cannot keep {show_dice(keep)}: the dice on the table are {show_dice(st.dice)}"
+                _("cannot keep {keep}: the dice on the table are {dice}").format(
+                    keep=show_dice(keep), dice=show_dice(st.dice))
             )
         if len(keep) == len(st.dice):
             raise IllegalActionError(
-                "keeping every die would spend a roll for nothing; keep fewer dice or score"
+                _("keeping every die would spend a roll for nothing; keep fewer dice or score")
             )
         if self.ruleset.must_keep_one and not keep:
-            raise IllegalActionError("house rule must_keep_one: keep at least one die to re-roll")
+            raise IllegalActionError(_("house rule must_keep_one: keep at least one die to re-roll"))
         return keep
 
     def _apply_roll(self, action: Roll) -> None:
@@ -299,8 +302,8 @@ class Game:
         result = normalize(action.result)
         if len(result) + len(keep) != self.ruleset.dice:
             raise InvalidActionError(
-                f"a roll keeping {len(keep)} dice rolls {self.ruleset.dice - len(keep)}, "
-                f"got {len(result)}"
+                _("a roll keeping {kept} dice rolls {n}, not {got}").format(
+                    kept=len(keep), n=self.ruleset.dice - len(keep), got=len(result))
             )
         self.state.dice = tuple(sorted(keep + result))
         self.state.rolls_used += 1
@@ -309,20 +312,23 @@ class Game:
         st, rs = self.state, self.ruleset
         cat = rs.category(action.category).id
         if st.dice is None:
-            raise IllegalActionError("roll the dice before scoring")
+            raise IllegalActionError(_("roll the dice before scoring"))
         options = self.score_options()
         p = self.player
         if cat not in options:
             if cat in p.card:
-                why = f"{cat} is already filled"
+                why = _("{box} is already filled").format(box=category_name(cat))
             elif rs.order is not None:
-                why = f"this game fills boxes in order; the next box is {next(iter(options))}"
+                why = _("this game fills boxes in order; the next box is {box}").format(
+                    box=category_name(next(iter(options))))
             else:
-                why = f"{cat} may not take these dice now (joker rule)"
-            raise IllegalActionError(f"{why}; you may score: {', '.join(options)}")
+                why = _("{box} may not take these dice now (joker rule)").format(box=category_name(cat))
+            raise IllegalActionError(
+                _("{why}; you may score: {boxes}").format(why=why, boxes=box_names(options)))
         out_tiles, returns = rs.tile_moves(cat, st.dice, st.out)
         if not rs.uses_board and action.returns:
-            raise InvalidActionError(f"{rs.name} has no tile board; leave out the tile returns")
+            raise InvalidActionError(
+                _("{rules} has no tile board; leave out the tile returns").format(rules=rs.name))
         back = check_returns(returns, action.returns) if rs.uses_board else frozenset()
         extra = rs.extra_points(p.card, st.dice)
         # every check passed: commit
@@ -340,15 +346,15 @@ class Game:
         n = self.may_restore()
         if n == 0:
             raise IllegalActionError(
-                "tiles may come back only before the first roll of a turn with 4 or more out"
+                _("tiles may come back only before the first roll of a turn with 4 or more out")
             )
         tiles = action.tiles
         chosen = check_tiles(tiles)
         if len(chosen) != n or len(tiles) != n or not chosen <= self.state.out:
-            tiles_word = "tile" if n == 1 else "tiles"
             raise IllegalActionError(
-                f"bring back exactly {n} {tiles_word} of those that are out "
-                f"({show_dice(tuple(sorted(self.state.out)))}), leaving 3 out"
+                ngettext("bring back exactly {n} tile of those that are out ({out}), leaving 3 out",
+                         "bring back exactly {n} tiles of those that are out ({out}), leaving 3 out", n)
+                .format(n=n, out=show_dice(sorted(self.state.out)))
             )
         self.state.out = self.state.out - chosen
 
@@ -356,10 +362,10 @@ class Game:
     def undo(self) -> Action:
         """Take back the last action, allowed while it revealed no dice (not a roll)."""
         if not self.log:
-            raise IllegalActionError("nothing to undo")
+            raise IllegalActionError(_("nothing to undo"))
         last = self.log[-1]
         if isinstance(last, Roll):
-            raise IllegalActionError("a roll cannot be undone: its dice have been seen")
+            raise IllegalActionError(_("a roll cannot be undone: its dice have been seen"))
         rebuilt = Game.replay(self.ruleset, self.seats, self.seed, self.log[:-1],
                               roll_off=bool(self.roll_offs))
         self.state, self.log, self._rng = rebuilt.state, rebuilt.log, rebuilt._rng
@@ -383,14 +389,15 @@ class Game:
                 drawn = tuple(sorted(game._rng.randint(1, 6) for _ in action.result))
                 if check_dice and drawn != tuple(sorted(action.result)):
                     raise InvalidActionError(
-                        f"action {number} (a roll) shows {show_dice(sorted(action.result))}, "
-                        f"but this game's seed rolls {show_dice(drawn)}: the saved game was "
-                        "changed by hand or damaged"
+                        _("action {number} (a roll) shows {dice}, but this game's seed rolls {drawn}: "
+                          "the saved game was changed by hand or damaged").format(
+                            number=number, dice=show_dice(sorted(action.result)), drawn=show_dice(drawn))
                     )
             try:
                 game.apply(action)
             except YatzyError as e:
-                raise type(e)(f"action {number} of the saved game: {e}") from None
+                message = _("action {number} of the saved game: {error}").format(number=number, error=e)
+                raise type(e)(message) from None
         return game
 
     def to_dict(self) -> dict[str, Any]:
@@ -419,28 +426,29 @@ class Game:
         :raises IllegalActionError: an action in the log breaks the rules.
         """
         if not isinstance(data, dict):
-            raise InvalidActionError("a saved game is a JSON object")
+            raise InvalidActionError(_("a saved game is a JSON object"))
         if "format" not in data:
-            raise InvalidActionError("this file has no save format number; it is not a saved game")
+            raise InvalidActionError(_("this file has no save format number; it is not a saved game"))
         version = data["format"]
         if version not in (1, SAVE_FORMAT):
             raise InvalidActionError(
-                f"this saved game has format {version}; this version reads formats 1 and {SAVE_FORMAT}"
+                _("this saved game has format {version}; this version reads formats 1 and {current}")
+                .format(version=version, current=SAVE_FORMAT)
             )
         people = "players" if version == 1 else "seats"
         missing = [k for k in ("rules", people, "seed", "log") if k not in data]
         if missing:
-            raise InvalidActionError(f"the saved game has no “{missing[0]}” field")
+            raise InvalidActionError(_("the saved game has no “{field}” field").format(field=missing[0]))
         seed, log = data["seed"], data["log"]
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidActionError("the saved game's seed must be a whole number")
+            raise InvalidActionError(_("the saved game's seed must be a whole number"))
         if not isinstance(data[people], list) or not isinstance(log, list):
-            raise InvalidActionError(f"the saved game's {people} and log must be lists")
+            raise InvalidActionError(_("the saved game's {field} and log must be lists").format(field=people))
         seats = [_seat_v1(n) for n in data[people]] if version == 1 else [
             Seat.from_dict(d) for d in data[people]]
         options = data.get("options", {})
         if not isinstance(options, dict):
-            raise InvalidActionError("the saved game's options must be an object")
+            raise InvalidActionError(_("the saved game's options must be an object"))
         ruleset = get_ruleset(str(data["rules"]), **options)
         return cls.replay(ruleset, seats, seed, [action_from_dict(a) for a in log],
                           check_dice=True, roll_off=bool(data.get("roll_off", False)))
@@ -450,14 +458,14 @@ class Game:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise InvalidActionError(f"saved game is not valid JSON: {e}") from None
+            raise InvalidActionError(_("the saved game is not valid JSON: {error}").format(error=e)) from None
         return cls.from_dict(data)
 
 
 def _seat_v1(name: object) -> Seat:
     """Version 1 saves wrote a bot's seat into its name: "greedy (bot)"."""
     if not isinstance(name, str):
-        raise InvalidActionError("the saved game's players must be names")
+        raise InvalidActionError(_("the saved game's players must be names"))
     if name.endswith(" (bot)"):
         return Seat.bot(name[: -len(" (bot)")].strip().lower())
     return Seat(name)
@@ -477,7 +485,7 @@ def action_to_dict(a: Action) -> dict[str, Any]:
 def action_from_dict(d: object) -> Action:
     """One logged action from its JSON form; InvalidActionError if it is malformed."""
     if not isinstance(d, dict):
-        raise InvalidActionError("each logged action is a JSON object")
+        raise InvalidActionError(_("each logged action is a JSON object"))
     try:
         if "roll" in d:
             return Roll(tuple(d["roll"]["keep"]), tuple(d["roll"]["result"]))
@@ -487,7 +495,9 @@ def action_from_dict(d: object) -> Action:
         if "restore" in d:
             return Restore(tuple(d["restore"]["tiles"]))
     except (KeyError, TypeError, AttributeError):
-        raise InvalidActionError(f"malformed action in the saved game: {json.dumps(d)}") from None
+        raise InvalidActionError(
+            _("malformed action in the saved game: {action}").format(action=json.dumps(d))) from None
     raise InvalidActionError(
-        f"unknown action in the saved game: {json.dumps(d)}; expected roll, score or restore"
+        _("unknown action in the saved game: {action}; expected roll, score or restore").format(
+            action=json.dumps(d))
     )

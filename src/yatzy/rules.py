@@ -15,6 +15,8 @@ from typing import Literal
 from . import scoring
 from .dice import Counts, Dice, counts
 from .errors import IllegalActionError, InvalidActionError
+from .i18n import _, ngettext
+from .names import category_name
 
 Card = Mapping[str, int]
 """A player's filled boxes: category id -> points."""
@@ -114,8 +116,8 @@ class Ruleset:
         """The category with this id; InvalidActionError naming the valid ids if none."""
         if not isinstance(category_id, str) or category_id not in self.by_id:
             raise InvalidActionError(
-                f"“{category_id}” is not a box of {self.name}; "
-                f"the boxes are: {', '.join(self.category_ids)}"
+                _("“{box}” is not a box of {rules}; the boxes are: {boxes}").format(
+                    box=category_id, rules=self.name, boxes=", ".join(self.category_ids))
             )
         return self.by_id[category_id]
 
@@ -165,7 +167,8 @@ class Ruleset:
 
         d = normalize(dice)
         if len(d) != self.dice:
-            raise InvalidActionError(f"{self.name} rolls {self.dice} dice, not {len(d)}")
+            raise InvalidActionError(_("{rules} rolls {n} dice, not {got}").format(
+                rules=self.name, n=self.dice, got=len(d)))
         return d
 
     # ---- DOZZY board hooks (no board in other games) --------------------------------
@@ -354,7 +357,7 @@ def check_tiles(tiles: Iterable[object]) -> frozenset[int]:
     vals = list(tiles)
     bad = [t for t in vals if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= 12]
     if bad:
-        raise InvalidActionError(f"tiles are numbered 1 to 12, not “{bad[0]}”")
+        raise InvalidActionError(_("tiles are numbered 1 to 12, not “{tile}”").format(tile=bad[0]))
     return frozenset(vals)  # type: ignore[arg-type]
 
 
@@ -364,13 +367,13 @@ def check_returns(options: list[frozenset[int]], returns: Iterable[object] | Non
         if len(options) == 1:
             return options[0]
         raise IllegalActionError(
-            "choose which tiles come back: " + " or ".join(tiles_text(o) for o in options)
+            _("choose which tiles come back: {choices}").format(choices=_or(options))
         )
     chosen = check_tiles(returns)
     if chosen not in options:
         raise IllegalActionError(
-            f"{tiles_text(chosen)} cannot come back; choose "
-            + " or ".join(tiles_text(o) for o in options)
+            _("{tiles} cannot come back; choose {choices}").format(tiles=tiles_text(chosen),
+                                                                   choices=_or(options))
         )
     return chosen
 
@@ -379,7 +382,14 @@ def tiles_text(tiles: frozenset[int]) -> str:
     """A set of tiles in words: "tile 9", "tiles 4 and 5", "no tile"."""
     ts = sorted(tiles)
     if not ts:
-        return "no tile"
-    if len(ts) == 1:
-        return f"tile {ts[0]}"
-    return "tiles " + ", ".join(map(str, ts[:-1])) + f" and {ts[-1]}"
+        return _("no tile")
+    return ngettext("tile {tiles}", "tiles {tiles}", len(ts)).format(tiles=" ".join(map(str, ts)))
+
+
+def _or(options: list[frozenset[int]]) -> str:
+    return _(" or ").join(tiles_text(o) for o in options)
+
+
+def box_names(ids: Iterable[str]) -> str:
+    """Box names in the current language, as a list a player reads."""
+    return ", ".join(category_name(c) for c in ids)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .errors import InvalidActionError
+from .i18n import _
 
 Kind = Literal["person", "bot"]
 
@@ -24,11 +25,11 @@ class Seat:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise InvalidActionError("every seat needs a name")
+            raise InvalidActionError(_("every seat needs a name"))
         if self.kind not in ("person", "bot"):
-            raise InvalidActionError(f"a seat is a person or a bot, not “{self.kind}”")
+            raise InvalidActionError(_("a seat is a person or a bot, not “{kind}”").format(kind=self.kind))
         if (self.kind == "bot") != bool(self.level):
-            raise InvalidActionError("a bot seat has a level and a person's seat has none")
+            raise InvalidActionError(_("a bot seat has a level and a person's seat has none"))
 
     @property
     def is_bot(self) -> bool:
@@ -61,7 +62,7 @@ class Seat:
         if isinstance(d, str):
             return cls(d)
         if not isinstance(d, dict):
-            raise InvalidActionError("a saved seat is a name or an object with name and kind")
+            raise InvalidActionError(_("a saved seat is a name or an object with name and kind"))
         return cls(d.get("name", ""), d.get("kind", "person"), d.get("level"))
 
 
@@ -69,5 +70,5 @@ def parse_seats(text: str) -> list[Seat]:
     """"Ann,Bo,bot:casual" -> seats; InvalidActionError if there are none."""
     seats = [Seat.parse(part) for part in text.split(",") if part.strip()]
     if not seats:
-        raise InvalidActionError("name at least one player, e.g. --players \"Ann,bot:casual\"")
+        raise InvalidActionError(_("name at least one player, e.g. --players \"Ann,bot:casual\""))
     return seats

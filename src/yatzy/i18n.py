@@ -1,0 +1,84 @@
+"""Every word a player reads, from one gettext catalog per language.
+
+The language is a context setting: a front end (or a web request, or a session) runs
+``with language("fi"):`` and every message, error and name made inside comes out in
+Finnish. Strings defined at import time (box rules, option help) are marked with ``N_``
+and translated where they are shown. Catalogs live in ``yatzy/locale/<lang>/LC_MESSAGES``;
+``scripts/translations`` extracts and compiles them with Babel.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from .errors import InvalidActionError
+
+LANGUAGES = ("en", "fi", "sv", "da", "nb", "ru")
+LANGUAGE_NAMES = {"en": "English", "fi": "suomi", "sv": "svenska", "da": "dansk", "nb": "norsk bokmål",
+                  "ru": "русский"}
+DOMAIN = "yatzy"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+_current: ContextVar[str] = ContextVar("yatzy_language", default="en")
+
+
+def check_language(lang: str) -> str:
+    """``lang`` if it is one of the six, else InvalidActionError naming them."""
+    if lang not in LANGUAGES:
+        raise InvalidActionError(
+            f"unknown language “{lang}”; choose one of {', '.join(LANGUAGES)}"
+        )
+    return lang
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of a language (English is the source text itself)."""
+    check_language(lang)
+    if lang == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, [lang])
+
+
+def current_language() -> str:
+    return _current.get()
+
+
+@contextmanager
+def language(lang: str) -> Iterator[str]:
+    """Within the block, messages come out in ``lang``."""
+    token = _current.set(check_language(lang))
+    try:
+        yield lang
+    finally:
+        _current.reset(token)
+
+
+def set_language(lang: str) -> None:
+    """Set the language for the rest of this context (a command-line run)."""
+    _current.set(check_language(lang))
+
+
+def _(message: str) -> str:
+    """A message in the current language."""
+    return translations(_current.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message for a count, by the current language's plural rule."""
+    return translations(_current.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """A message in a context (box names: "box"), for words that translate differently."""
+    return translations(_current.get()).pgettext(context, message)
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
+    """Mark a string for the catalog without translating it now."""
+    return message
