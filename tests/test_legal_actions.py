@@ -179,3 +179,33 @@ def test_seat_shapes() -> None:
                 lambda: Seat("x", "person", "optimal")):
         with pytest.raises(InvalidActionError):
             bad()
+
+
+def test_a_chosen_first_player_survives_undo_and_save() -> None:
+    game = Game("kids", ["a", "b", "c"], seed=8, first=1)
+    assert game.state.current == 1 and game.first == 1
+    game.roll()
+    game.score("chance" if "chance" in game.score_options() else "ones")
+    assert game.last_mover() == 1 and game.movers == [1, 1]
+    game.undo()
+    assert game.first == 1 and game.state.current == 1
+    loaded = Game.from_json(game.to_json())
+    assert loaded.first == 1 and loaded.state == game.state and loaded.movers == game.movers
+    with pytest.raises(InvalidActionError, match="0 to 2"):
+        Game("kids", ["a", "b", "c"], first=3)
+    with pytest.raises(InvalidActionError, match="not both"):
+        Game("kids", ["a", "b"], first=1, roll_off=True)
+
+
+def test_rolls_split_spends_the_turns_own_rolls_first() -> None:
+    game = Game("osto", ["a"], seed=2)
+    game.roll()
+    game.score("chance")
+    assert game.rolls_split() == (3, 2)
+    game.roll()
+    game.roll(game.state.dice[:1])
+    assert game.rolls_split() == (1, 2)
+    game.roll(game.state.dice[:1])
+    game.roll(game.state.dice[:1])
+    assert game.rolls_split() == (0, 1)
+    assert Game("yatzy", ["a"]).rolls_split() == (3, 0)

@@ -141,6 +141,11 @@ LEVELS: dict[str, float | str] = {"beginner": "greedy", "casual": 1.5, "strong":
 BOTS = ("random", "greedy", "beginner", "casual", "strong", "optimal", "dozzy")
 
 
+def needs_table(name: str, ruleset: Ruleset) -> bool:
+    """Whether a bot plays from the exact solver's table (built once, then cached)."""
+    return not ruleset.uses_board and isinstance(LEVELS.get(name.strip().lower()), float)
+
+
 def make_bot(name: str, ruleset: Ruleset, seed: int | None = None) -> Player:
     """A bot by name: random, greedy (= beginner), casual, strong, optimal, dozzy."""
     key = name.strip().lower()

@@ -93,10 +93,11 @@ class Game:
 
     def __init__(
         self, ruleset: Ruleset | str = "yatzy", players: Sequence[str | Seat] = ("Player 1",),
-        seed: int | None = None, *, roll_off: bool = False,
+        seed: int | None = None, *, roll_off: bool = False, first: int | None = None,
     ) -> None:
         """Start a game. ``players`` are names (people) or seats; with ``roll_off`` each
-        player rolls one die, the highest starts, and ties roll again (from the seed)."""
+        player rolls one die, the highest starts, and ties roll again (from the seed);
+        ``first`` names the starter instead (a roll-off made at a real table)."""
         self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         self.seats = tuple(p if isinstance(p, Seat) else Seat(p) for p in players)
         if not self.seats:
@@ -107,8 +108,17 @@ class Game:
         self.state = GameState([PlayerState(s.name) for s in self.seats])
         self.roll_offs: list[dict[int, int]] = []
         """Roll-off rounds: player index -> the die they rolled (ties roll again)."""
+        self.movers: list[int] = []
+        """Who made each action of the log (the player whose turn it was)."""
         self.first = 0
-        """The player who started: 0 unless the roll-off chose another."""
+        """The player who started: 0 unless the roll-off (or ``first``) chose another."""
+        if roll_off and first is not None:
+            raise InvalidActionError(_("give a roll-off or a first player, not both"))
+        if first is not None:
+            if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(self.seats):
+                raise InvalidActionError(
+                    _("the first player is a seat number from 0 to {last}").format(last=len(self.seats) - 1))
+            self.first = self.state.current = first
         if roll_off and len(self.seats) > 1:
             self._roll_off()
 
@@ -126,6 +136,7 @@ class Game:
         twin = copy.copy(self)
         twin.state = copy.deepcopy(self.state)
         twin.log = list(self.log)
+        twin.movers = list(self.movers)
         twin.roll_offs = list(self.roll_offs)
         twin._rng = random.Random()
         twin._rng.setstate(self._rng.getstate())
@@ -144,6 +155,20 @@ class Game:
     def rolls_left(self) -> int:
         """Rolls the current player may still make this turn (bank included)."""
         return self.ruleset.rolls_per_turn + self.player.bank - self.state.rolls_used
+
+    def _chosen_first(self) -> int | None:
+        """The starter given to the constructor (None when it was seat 0 or a roll-off)."""
+        return None if self.roll_offs or self.first == 0 else self.first
+
+    def rolls_split(self) -> tuple[int, int]:
+        """Rolls left this turn as (normal rolls, saved rolls from the bank): saved rolls
+        are spent only after the turn's own."""
+        normal = max(0, self.ruleset.rolls_per_turn - self.state.rolls_used)
+        return normal, self.rolls_left - normal
+
+    def last_mover(self) -> int | None:
+        """The player who made the last action (None before any)."""
+        return self.movers[-1] if self.movers else None
 
     def score_options(self) -> dict[str, int]:
         """Boxes the current player may fill with the dice on the table, with points."""
@@ -266,12 +291,14 @@ class Game:
                 _("it is player {current} ({name})'s turn, not player {player}'s").format(
                     name=self.player.name, current=self.state.current, player=action.player)
             )
+        mover = self.state.current
         if isinstance(action, Roll):
             self._apply_roll(action)
         elif isinstance(action, Score):
             self._apply_score(action)
         else:
             self._apply_restore(action)
+        self.movers.append(mover)
         self.log.append(action)
 
     def _check_roll(self, action: Roll) -> Dice:
@@ -367,13 +394,15 @@ class Game:
         if isinstance(last, Roll):
             raise IllegalActionError(_("a roll cannot be undone: its dice have been seen"))
         rebuilt = Game.replay(self.ruleset, self.seats, self.seed, self.log[:-1],
-                              roll_off=bool(self.roll_offs))
-        self.state, self.log, self._rng = rebuilt.state, rebuilt.log, rebuilt._rng
+                              roll_off=bool(self.roll_offs), first=self._chosen_first())
+        self.state, self.log, self.movers = rebuilt.state, rebuilt.log, rebuilt.movers
+        self._rng = rebuilt._rng
         return last
 
     @classmethod
     def replay(cls, ruleset: Ruleset, players: Sequence[str | Seat], seed: int,
-               log: Iterable[Action], *, check_dice: bool = False, roll_off: bool = False) -> Game:
+               log: Iterable[Action], *, check_dice: bool = False, roll_off: bool = False,
+               first: int | None = None) -> Game:
         """Rebuild a game from its log; the RNG is advanced past every logged roll.
 
         With ``check_dice`` every logged roll must be the dice the seed gives, so a log
@@ -383,7 +412,7 @@ class Game:
             not follow from the seed.
         :raises IllegalActionError: an action breaks the rules at its point in the log.
         """
-        game = cls(ruleset, players, seed, roll_off=roll_off)
+        game = cls(ruleset, players, seed, roll_off=roll_off, first=first)
         for number, action in enumerate(log, 1):
             if isinstance(action, Roll) and action.result is not None:
                 drawn = tuple(sorted(game._rng.randint(1, 6) for _ in action.result))
@@ -409,6 +438,7 @@ class Game:
             "options": dict(self.ruleset.options),
             "seats": [s.to_dict() for s in self.seats],
             "roll_off": bool(self.roll_offs),
+            "first": self._chosen_first(),
             "seed": self.seed,
             "log": [action_to_dict(a) for a in self.log],
         }
@@ -451,7 +481,8 @@ class Game:
             raise InvalidActionError(_("the saved game's options must be an object"))
         ruleset = get_ruleset(str(data["rules"]), **options)
         return cls.replay(ruleset, seats, seed, [action_from_dict(a) for a in log],
-                          check_dice=True, roll_off=bool(data.get("roll_off", False)))
+                          check_dice=True, roll_off=bool(data.get("roll_off", False)),
+                          first=data.get("first"))
 
     @classmethod
     def from_json(cls, text: str) -> Game:
