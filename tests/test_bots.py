@@ -28,7 +28,7 @@ def test_dozzy_bot_beats_greedy() -> None:
 
 
 def test_bot_simulation_is_reproducible_and_reports_progress() -> None:
-    from yatzy.solver.simulate import simulate_bot
+    from yatzy.bots import simulate_bot
 
     seen: list[tuple[int, int]] = []
     one = simulate_bot("yatzy", {}, "random", 90, seed=5, workers=1,

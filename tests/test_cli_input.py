@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from typer.main import get_command
 from typer.testing import CliRunner
 
+import yatzy.bots as bots_mod
+import yatzy.plots as plots_mod
 import yatzy.solver.convergence as convergence_mod
 import yatzy.solver.simulate as simulate_mod
 import yatzy.solver.solve as solve_mod
@@ -164,7 +166,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def work(*_: object, **__: object) -> None:
         raise AssertionError("the work started before the plot path was checked")
 
-    for mod, name in ((simulate_mod, "simulate_optimal"), (simulate_mod, "simulate_bot"),
+    for mod, name in ((simulate_mod, "simulate_optimal"), (bots_mod, "simulate_bot"),
                       (convergence_mod, "converge"), (solve_mod, "solve")):
         monkeypatch.setattr(mod, name, work)
 
@@ -193,9 +195,9 @@ def _disk_full(*_: object, **__: object) -> None:
 @pytest.mark.parametrize("as_json", [True, False])
 def test_simulate_prints_results_when_the_plot_fails(as_json: bool, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(simulate_mod, "simulate_bot",
+    monkeypatch.setattr(bots_mod, "simulate_bot",
                         lambda *_, **__: Summary(np.array([40, 50, 60], dtype=np.int64)))
-    monkeypatch.setattr(simulate_mod, "plot_histogram", _disk_full)
+    monkeypatch.setattr(plots_mod, "plot_histogram", _disk_full)
     png = tmp_path / "hist.png"
     r = runner.invoke(app, ["simulate", "-r", "kids", "--bot", "greedy", "-n", "3", "--plot", str(png)]
                       + (["--json"] if as_json else []))
@@ -211,7 +213,7 @@ def test_simulate_prints_results_when_the_plot_fails(as_json: bool, tmp_path: Pa
 def test_converge_prints_results_when_the_plot_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     points = [CapPoint(0, 248.44, 100, 0.1), CapPoint(1, 259.85, 200, 0.2)]
     monkeypatch.setattr(convergence_mod, "converge", lambda *_: points)
-    monkeypatch.setattr(convergence_mod, "plot_convergence", _disk_full)
+    monkeypatch.setattr(plots_mod, "plot_convergence", _disk_full)
     r = runner.invoke(app, ["converge", "--caps", "0,1", "--plot", str(tmp_path / "c.svg"), "--json"])
     assert r.exit_code == 2, r.output
     assert [p["bank_cap"] for p in json.loads(r.stdout)["points"]] == [0, 1]

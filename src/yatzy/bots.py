@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import math
+import os
 import random
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from typing import Protocol
+
+import numpy as np
 
 from .errors import InvalidActionError
 from .game import Action, Game, Restore, Roll, Score
+from .registry import get_ruleset
 from .rules import Ruleset
+from .solver.simulate import Summary
 
 
 class Player(Protocol):
@@ -173,3 +181,32 @@ def play_solo(ruleset: Ruleset, player: Player, seed: int) -> int:
     """One solo game; returns the final total."""
     game = run(Game(ruleset, ["bot"], seed=seed), [player])
     return game.total(0)
+
+
+def _play_chunk(args: tuple[str, dict[str, object], str, int, int, int]) -> list[int]:
+    rules, options, bot, seed, first, count = args
+    ruleset = get_ruleset(rules, **options)
+    player = make_bot(bot, ruleset, seed=seed * 7919 + first)
+    return [play_solo(ruleset, player, seed * 1_000_003 + first + i) for i in range(count)]
+
+
+def simulate_bot(rules: str, options: dict[str, object], bot: str, games: int,
+                 seed: int = 0, workers: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Summary:
+    """Final scores of solo games of any bot, through the game API, on every core.
+
+    Results depend on (seed, games) only, not on the number of workers; ``progress``
+    hears (games done, games) as chunks finish.
+    """
+    workers = workers or min(2, os.cpu_count() or 1)
+    size = max(1, min(500, games // 40))
+    chunks = [(rules, options, bot, seed, first, min(size, games - first))
+              for first in range(0, games, size)]
+    scores: list[int] = []
+    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+        parts = pool.map(_play_chunk, chunks) if pool is not None else map(_play_chunk, chunks)
+        for part in parts:
+            scores.extend(part)
+            if progress is not None:
+                progress(len(scores), games)
+    return Summary(np.array(scores, dtype=np.int64))

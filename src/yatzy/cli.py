@@ -66,7 +66,7 @@ def _ruleset(rules: str, options: list[str] | None) -> Ruleset:
 
 def _check_plot(plot: Path | None) -> None:
     """Refuse a plot path that cannot be written before the work starts."""
-    from .solver.simulate import check_plot_path
+    from .plots import check_plot_path
 
     if plot is not None:
         try:
@@ -247,7 +247,8 @@ def converge(
     as_json: JsonOpt = False,
 ) -> None:
     """Saved-roll games (maxi, osto): how the exact value settles as the bank cap grows."""
-    from .solver.convergence import CapPoint, parse_caps, plot_convergence
+    from .plots import plot_convergence
+    from .solver.convergence import CapPoint, parse_caps
     from .solver.convergence import converge as run
 
     rs = _ruleset(rules_, option)
@@ -363,7 +364,9 @@ def simulate(
     as_json: JsonOpt = False,
 ) -> None:
     """Play many solo games with a bot; print mean, spread and percentiles."""
-    from .solver.simulate import plot_histogram, simulate_bot, simulate_optimal
+    from .bots import simulate_bot
+    from .plots import plot_histogram
+    from .solver.simulate import simulate_optimal
 
     rs = _ruleset(rules_, option)
     bot = bot.strip().lower()

@@ -12,7 +12,6 @@ from dataclasses import asdict, dataclass
 
 from ..errors import InvalidActionError
 from ..rules import Ruleset
-from .simulate import check_plot_path
 from .solve import Progress, solve
 
 
@@ -66,28 +65,3 @@ def converge(ruleset: Ruleset, caps: list[int],
         if progress is not None:
             progress(i + 1, points[-1])
     return points
-
-
-def plot_convergence(points: list[CapPoint], path: str, title: str) -> None:
-    """Save a plot of the start value against the bank cap."""
-    check_plot_path(path)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    xs = [p.bank_cap for p in points]
-    ys = [p.expected_score for p in points]
-    ax.plot(xs, ys, marker="o", color="#3a7bd5")
-    ax.axhline(ys[-1], color="#999999", linestyle="--", linewidth=1,
-               label=f"cap {xs[-1]}: {ys[-1]:.4f}")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("bank cap (saved rolls the solver tracks)")
-    ax.set_ylabel("expected score, optimal play")
-    ax.set_title(title)
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
