@@ -22,6 +22,7 @@ from .names import LANGUAGES
 from .registry import RULESETS, get_ruleset, parse_options
 from .rules import Ruleset
 from .rulesheet import rule_sheet, score_table
+from .seats import parse_seats
 
 app = typer.Typer(
     help="Play and solve Yatzy: Scandinavian, Forced, Maxi, Osto, Yahtzee, DOZZY and Kids.",
@@ -141,6 +142,8 @@ def play(
         help="seed of the dice: the same seed deals the same rolls (default: random)")] = None,
     load: Annotated[Path | None, typer.Option(
         help="continue a saved game (JSON); it keeps its own rules, players and seed")] = None,
+    roll_off: Annotated[bool, typer.Option(
+        "--roll-off", help="each player rolls one die; the highest starts (ties roll again)")] = False,
     lang: LangOpt = "en",
 ) -> None:
     """Play a hot-seat game in the terminal against friends and bots."""
@@ -148,7 +151,8 @@ def play(
 
     if load is not None:
         given = [name for name, value in (("--rules", rules_), ("--option", option or None),
-                                          ("--players", players), ("--seed", seed))
+                                          ("--players", players), ("--seed", seed),
+                                          ("--roll-off", roll_off or None))
                  if value is not None]
         if given:
             _fail(f"--load continues a saved game with its own rules, players and seed; "
@@ -161,24 +165,23 @@ def play(
             game = Game.from_json(text)
         except YatzyError as e:
             _fail(e)
-        kinds = ["human" if not n.endswith(" (bot)") else n[:-6]
-                 for n in (p.name for p in game.state.players)]
     else:
-        seats = [s.strip() for s in (DEFAULT_PLAYERS if players is None else players).split(",")
-                 if s.strip()]
-        if not seats:
+        text = DEFAULT_PLAYERS if players is None else players
+        if not text.replace(",", "").strip():
             _fail(f"give at least one seat with --players, e.g. {DEFAULT_PLAYERS}")
-        levels = [s.split(":", 1)[1].strip().lower() for s in seats if s.startswith("bot:")]
-        bad = next((b for b in levels if b not in BOTS), None)
-        if bad is not None:
-            _fail(f"unknown bot level “{bad}”; write bot:LEVEL with LEVEL one of {BOT_LIST}")
-        names = [s.split(":", 1)[1].strip() + " (bot)" if s.startswith("bot:") else s for s in seats]
-        kinds = [s.split(":", 1)[1].strip().lower() if s.startswith("bot:") else "human" for s in seats]
-        rs = _ruleset(rules_ or "yatzy", option)
         try:
-            game = Game(rs, names, seed)
+            seats = parse_seats(text)
         except YatzyError as e:
             _fail(e)
+        bad = next((s.level for s in seats if s.level is not None and s.level not in BOTS), None)
+        if bad is not None:
+            _fail(f"unknown bot level “{bad}”; write bot:LEVEL with LEVEL one of {BOT_LIST}")
+        rs = _ruleset(rules_ or "yatzy", option)
+        try:
+            game = Game(rs, seats, seed, roll_off=roll_off)
+        except YatzyError as e:
+            _fail(e)
+    kinds = [s.level if s.level else "human" for s in game.seats]
     try:
         hot_seat(game, kinds, lang, console=console)
     except YatzyError as e:
