@@ -65,7 +65,7 @@ def test_solve_and_advise_json() -> None:
                             "ones,twos", "--upper", "5", "--json"])
     assert r.exit_code == 0, r.output
     opts = json.loads(r.stdout)["options"]
-    assert opts[0]["regret"] == 0 and opts[0]["action"].startswith(("keep", "score"))
+    assert opts[0]["regret"] == 0 and opts[0]["action"].startswith(("k ", "r", "s "))
     assert [o["value"] for o in opts] == sorted((o["value"] for o in opts), reverse=True)
     r = runner.invoke(app, ["advise", "--dice", "133", "--json"])
     assert r.exit_code == 2

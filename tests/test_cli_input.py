@@ -24,6 +24,7 @@ import yatzy.plots as plots_mod
 import yatzy.solver.convergence as convergence_mod
 import yatzy.solver.simulate as simulate_mod
 import yatzy.solver.solve as solve_mod
+from yatzy.actions import Score
 from yatzy.bots import BOTS
 from yatzy.cli import app
 from yatzy.errors import YatzyError
@@ -308,11 +309,11 @@ def test_advise_table_labels_its_columns() -> None:
     assert "1 roll left" in r.stdout
     assert "points now" in r.stdout and "expected points to come" in r.stdout
     assert "this turn included" in r.stdout
-    row = next(line for line in r.stdout.splitlines() if "score full_house" in line)
+    row = next(line for line in r.stdout.splitlines() if "score Full House" in line)
     assert "22" in row.split("│")[2]
     r = runner.invoke(app, ["advise", "-d", "66622", "--rolls-left", "0", "--json"])
     opts = {o["action"]: o for o in json.loads(r.stdout)["options"]}
-    assert opts["score full_house"]["points"] == 22 and opts["score sixes"]["points"] == 18
+    assert opts["s full_house"]["points"] == 22 and opts["s sixes"]["points"] == 18
 
 
 # ---- 7. unknown languages -------------------------------------------------------------------------
@@ -348,4 +349,4 @@ def test_regret_is_never_negative(case: tuple[str, list[str], tuple[int, ...], i
     for o in options:
         assert o.regret >= 0
         assert abs(o.regret - (best - o.value)) < 1e-9
-        assert (o.points is not None) == o.action.startswith("score ")
+        assert (o.points is not None) == isinstance(o.action, Score)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from yatzy import scoring
+from yatzy.actions import Roll, Score
 from yatzy.dice import all_rolls, counts, sub_multisets
 from yatzy.registry import get_ruleset
 from yatzy.rules import Bonus, Category, Ruleset
@@ -170,12 +171,12 @@ def test_coach_ranks_and_odds() -> None:
     assert options[0].regret == 0
     assert all(a.value >= b.value for a, b in zip(options, options[1:], strict=False))
     keeps = {o.action: o for o in options}
-    odds = dict(keeps["keep 1 2 3 4"].odds)
+    odds = dict(keeps[Roll((1, 2, 3, 4))].odds)
     assert abs(odds["small_straight"] - (1 - (5 / 6) ** 2)) < 1e-6
-    assert len([o for o in options if o.action.startswith("keep")]) == len(
+    assert len([o for o in options if isinstance(o.action, Roll)]) == len(
         sub_multisets((1, 2, 3, 4, 6))) - 1
-    assert {o.action for o in options if o.action.startswith("score")} == {
-        f"score {c}" for c in coach.ids}
+    assert {o.action for o in options if isinstance(o.action, Score)} == {Score(c) for c in coach.ids}
+    assert options[0].to_dict()["action"] == str(options[0].action)
 
 
 @pytest.mark.parametrize("name,opts,filled,upper,aux", [

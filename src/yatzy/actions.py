@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from .dice import Dice, parse
 from .errors import InvalidActionError
 from .i18n import N_, _
+from .names import category_name
 
 _VERBS = {
     "r": "roll", "roll": "roll",
@@ -79,6 +80,12 @@ class Roll:
     def __str__(self) -> str:
         return "k " + "".join(map(str, self.keep)) if self.keep else "r"
 
+    def describe(self) -> str:
+        """The move in words, in the current language: "keep 3 3 5", "roll every die"."""
+        if not self.keep:
+            return _("roll every die")
+        return _("keep {dice}").format(dice=" ".join(map(str, self.keep)))
+
 
 @dataclass(frozen=True)
 class Score:
@@ -101,6 +108,10 @@ class Score:
         if rest == ["-"]:
             return cls(args[0].lower(), ())
         return cls(args[0].lower(), _tiles(rest, text) if rest else None)
+
+    def describe(self) -> str:
+        """The move in words, in the current language: "score Two Pairs"."""
+        return _("score {box}").format(box=category_name(self.category))
 
     def __str__(self) -> str:
         if self.returns is None:
@@ -128,6 +139,10 @@ class Restore:
 
     def __str__(self) -> str:
         return "b " + " ".join(map(str, self.tiles))
+
+    def describe(self) -> str:
+        """The move in words, in the current language: "bring back tiles 11 12"."""
+        return _("bring back tiles {tiles}").format(tiles=" ".join(map(str, self.tiles)))
 
 
 Action = Roll | Score | Restore

@@ -110,10 +110,7 @@ class CoachBot:
             choice = self.rng.choices(options, weights)[0]
         else:
             choice = options[0]
-        verb, _, rest = choice.action.partition(" ")
-        if verb == "score":
-            return Score(rest)
-        return Roll(() if rest == "nothing" else tuple(int(x) for x in rest.split()))
+        return choice.action
 
 
 class DozzyBot:

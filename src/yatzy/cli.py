@@ -351,7 +351,7 @@ def advise(
     for o in options:
         odds = ", ".join(f"{c} {p:.1%}" for c, p in o.odds[:3])
         now = "" if o.points is None else str(o.points)
-        t.add_row(o.action, now, f"{o.value:.3f}", f"{o.regret:.3f}", odds)
+        t.add_row(o.action.describe(), now, f"{o.value:.3f}", f"{o.regret:.3f}", odds)
     console.print(t)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..actions import Roll, Score
 from ..dice import Dice, sub_multisets
 from ..errors import IllegalActionError, InvalidActionError
 from ..game import Game
@@ -30,8 +31,8 @@ class Position:
 
 @dataclass(frozen=True)
 class Option:
-    action: str
-    """"keep 3 3" or "score one_pair"."""
+    action: Roll | Score
+    """The move itself: ``Roll((3, 3))`` keeps 3 3 and rolls the rest, ``Score("one_pair")``."""
     value: float
     """Expected points still to come from here, this turn included."""
     regret: float
@@ -41,7 +42,7 @@ class Option:
     """For scores: the points the box makes now (an extra Yahtzee's bonus included)."""
 
     def to_dict(self) -> dict[str, object]:
-        d: dict[str, object] = {"action": self.action, "value": round(self.value, 6),
+        d: dict[str, object] = {"action": str(self.action), "value": round(self.value, 6),
                                 "regret": round(self.regret, 6)}
         if self.points is not None:
             d["points"] = self.points
@@ -129,15 +130,14 @@ class Coach:
         EX = np.empty((spec.levels + 1, len(keeps)), dtype=np.float32)
         playout.lean_turn(m, pos.aux, u, pos.rolls_left, self._values, *spec.kernel_args, S, EX,
                           np.empty(len(keeps), dtype=np.float32))
-        raw: list[tuple[str, float, Dice | None, int | None]] = []
+        raw: list[tuple[Roll | Score, float, Dice | None, int | None]] = []
         if pos.rolls_left > 0:
             for k in sub_multisets(pos.dice):
                 if len(k) == len(pos.dice) or (spec.ruleset.must_keep_one and not k):
                     continue
-                raw.append(("keep " + " ".join(map(str, k)) if k else "keep nothing",
-                            float(EX[pos.rolls_left - 1, index[k]]), k, None))
+                raw.append((Roll(k), float(EX[pos.rolls_left - 1, index[k]]), k, None))
         for cid, (pts, value) in self._scores(pos).items():
-            raw.append((f"score {cid}", value, None, pts))
+            raw.append((Score(cid), value, None, pts))
         best = max(v for _, v, _, _ in raw)
         raw.sort(key=lambda t: -t[1])
         odds_of = self._odds(pos) if with_odds and pos.rolls_left > 0 else {}
