@@ -8,6 +8,7 @@ import pytest
 
 from yatzy.errors import IllegalActionError, InvalidActionError, YatzyError
 from yatzy.game import Game, Restore, Roll, Score
+from yatzy.i18n import language
 from yatzy.seats import Seat
 from yatzy.session import (
     Event,
@@ -142,7 +143,7 @@ def test_a_solver_bot_prepares_its_table_with_progress_then_plays() -> None:
     assert set(stages[1:-1]) <= {"building"}
     for r in reports[1:-1]:
         assert r.total is not None and 0 < r.done <= r.total
-    assert reports[0].levels == ("casual",) and "kids table for the casual bot" in str(reports[0])
+    assert reports[0].levels == ("casual",) and "loading the Kids table for the casual bot" == str(reports[0])
     events = session.advance()
     assert game.is_over
     check_stream(game, events)
@@ -227,7 +228,7 @@ def test_undo_takes_back_a_persons_score_until_the_next_roll() -> None:
     with pytest.raises(IllegalActionError, match="a roll cannot be undone"):
         session.undo()
     session.advance()
-    with pytest.raises(IllegalActionError, match="Bo, a bot, moved last"):
+    with pytest.raises(IllegalActionError, match="Bo moved last: a bot.s move cannot be undone"):
         session.undo()
     assert game.state.players[0].card == {"ones": game.state.players[0].card["ones"]}
 
@@ -338,3 +339,78 @@ def test_events_tell_saved_rolls_apart_and_the_yahtzee_bonus() -> None:
     second, _ = session.act("s fives")
     assert isinstance(second, Scored)
     assert (second.points, second.yahtzee_bonus, second.total) == (25, 100, 175)
+
+
+def test_a_refused_score_names_the_boxes_by_number_and_the_tile_choices() -> None:
+    game = Game("yatzy", ["Ann"], seed=6)
+    session = Session(game)
+    session.act("r")
+    session.act("s sixes")
+    session.act("r")
+    with pytest.raises(IllegalActionError, match="^box 6 Sixes is filled already; choose an open box"):
+        session.act("s sixes")
+    forced = Session(Game("forced", ["Ann"], seed=1))
+    forced.act("r")
+    in_order = "^this game fills the boxes in order: the next one is 1 Ones$"
+    with pytest.raises(IllegalActionError, match=in_order):
+        forced.act("s sixes")
+    joker = Game("yahtzee", ["Ann"], seed=1)
+    for dice, box in [((2, 2, 2, 2, 2), "yahtzee"), ((3, 3, 3, 3, 3), None)]:
+        joker.apply(Roll((), dice))
+        if box:
+            joker.apply(Score(box))
+    with pytest.raises(IllegalActionError, match=r"^box 1 Ones cannot take these dice now \(joker rule\); "
+                                                 "you may score: 3 Threes$"):
+        Session(joker).act("s ones")
+    dozzy = Game("dozzy", ["Ann"], seed=1)
+    for dice, box in [((1, 2, 3, 4, 4), "n4"), ((1, 2, 3, 5, 5), "n5"), ((1, 1, 2, 3, 6), "n9"),
+                      ((3, 3, 3, 4, 5), None)]:
+        dozzy.apply(Roll((), dice))
+        if box:
+            dozzy.apply(Score(box))
+    session = Session(dozzy)
+    before = snapshot(dozzy)
+    with pytest.raises(IllegalActionError, match="^choose which tiles come back: s n3 4 5 or s n3 9$"):
+        session.act("s n3")
+    with pytest.raises(IllegalActionError, match="^tiles 4 9 cannot come back with this score; choose s n3"):
+        session.act("s n3 4 9")
+    with pytest.raises(IllegalActionError, match="^no tiles come back with this score: write s chance$"):
+        session.act("s chance 4")
+    assert snapshot(dozzy) == before
+    scored, moved, _ = session.act("s n3 9")
+    assert isinstance(moved, TilesMoved) and (moved.tiles_out, moved.tiles_back) == ((3,), (9,))
+
+
+def test_the_session_speaks_its_language() -> None:
+    game = Game("yatzy", [Seat("Aino"), Seat.bot("greedy")], seed=6)
+    session = Session(game, lang="fi")
+    session.act("r")
+    session.act("s ones")
+    session.undo()
+    session.act("s ones")
+    session.advance()
+    session.act("r")
+    with language("sv"), pytest.raises(IllegalActionError, match="box 1 Ykköset is filled already"):
+        session.act("s ones")  # the session's language, whatever the caller's
+    assert session.view().players[0].boxes[0].name == "Ykköset"
+    assert session.view(lang="sv").players[0].boxes[0].name != "Ykköset"
+
+
+def test_events_count_the_rolls_of_a_turn_and_undo_names_the_box() -> None:
+    game = Game("yatzy", [Seat("Ann")], seed=6)
+    session = Session(game)
+    rolls = session.act("r") + session.act("r") + session.act("r")
+    assert [e.roll for e in rolls if isinstance(e, Rolled)] == [1, 2, 3]
+    session.act("s chance")
+    (undone,) = session.undo()
+    assert isinstance(undone, Undone)
+    assert (undone.box, undone.number, undone.action) == ("chance", 14, "s chance")
+    assert session.view().seq == session.seq == undone.seq == 6  # 3 rolls, score, turn, undo
+    assert session.view().last is not None and session.view().last.kind == "roll"
+
+
+def test_a_save_error_keeps_the_path_and_the_reason(tmp_path) -> None:
+    session = Session(Game("yatzy", ["Ann"], seed=1))
+    with pytest.raises(SaveError) as err:
+        session.save(tmp_path / "none" / "g.json")
+    assert err.value.path == tmp_path / "none" / "g.json" and err.value.reason == "No such file or directory"

@@ -14,7 +14,7 @@ from yatzy.names import LANGUAGES
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.session import Event, Session
-from yatzy.views import BonusView, GameView, bonus_progress, game_view
+from yatzy.views import BonusView, GameView, and_list, bonus_progress, box_label, game_view
 
 RULESETS = ("yatzy", "forced", "maxi", "osto", "kids", "yahtzee", "dozzy")
 SEEDS = {name: 7_359_184_620_517_394_286 - 1_000_003 * i for i, name in enumerate(RULESETS)}
@@ -44,7 +44,7 @@ def check_view(view: GameView, game: Game) -> str:
     text = view.to_json()
     check_secret_free(text, game)
     assert json.loads(text) == view.to_dict()
-    assert game_view(game, view.viewer, view.lang).to_json() == text  # stable: same game, same JSON
+    assert game_view(game, view.viewer, view.lang, view.seq).to_json() == text  # stable: same game, same JSON
     return text
 
 
@@ -228,3 +228,34 @@ def test_the_dozzy_board_and_tile_choices() -> None:
     assert view.board is not None and set(view.board.tiles_out) == set(game.state.out)
     assert sorted(view.board.tiles_in + view.board.tiles_out) == list(range(1, 13))
     assert game_view(Game("yatzy", ["Ann"])).board is None
+
+
+def test_the_last_move_and_whether_undo_may_take_it_back() -> None:
+    game = Game("yatzy", [Seat("Ann"), Seat.bot("greedy", "Bo")], seed=4)
+    assert game_view(game).last is None
+    game.roll()
+    last = game_view(game).last
+    assert last is not None and (last.player, last.kind, last.action, last.number, last.undoable) == \
+        (0, "roll", "r", None, False)
+    game.score("chance")
+    last = game_view(game, 1).last
+    assert last is not None and (last.player, last.kind, last.action, last.number, last.undoable) == \
+        (0, "score", "s chance", 14, True)
+    game.roll()
+    game.score("ones")
+    last = game_view(game).last
+    assert last is not None and (last.player, last.kind, last.undoable) == (1, "score", False)  # a bot's
+
+
+def test_the_view_says_which_extra_rows_a_card_has() -> None:
+    flags = {rules: (v.has_yahtzee_bonus, v.has_saved_rolls)
+             for rules in RULESETS for v in [game_view(Game(rules, ["Ann"]))]}
+    assert flags == {"yatzy": (False, False), "forced": (False, False), "maxi": (False, True),
+                     "osto": (False, True), "kids": (False, False), "yahtzee": (True, False),
+                     "dozzy": (False, False)}
+
+
+def test_box_labels_and_lists_of_names() -> None:
+    assert box_label(3, "Threes") == "3 Threes" and box_label(7, "7 (pair sums)") == "7 (pair sums)"
+    assert [and_list(names) for names in ([], ["Ann"], ["Ann", "Bo"], ["Ann", "Bo", "Cy"])] == \
+        ["", "Ann", "Ann and Bo", "Ann, Bo and Cy"]

@@ -23,11 +23,24 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from .actions import parse_action
-from .bots import BOTS, LEVELS, Player, make_bot
+from .bots import BOTS, Player, make_bot, needs_table
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .game import Action, Game, Outcome, Restore, Roll, Score
+from .i18n import _, language, ngettext
+from .names import category_name
 from .solver.solve import solve
-from .views import GameView, OutcomeView, StandingView, check_lang, game_view, outcome_view, plain
+from .views import (
+    GameView,
+    OutcomeView,
+    StandingView,
+    and_list,
+    box_label,
+    check_lang,
+    game_view,
+    last_move,
+    outcome_view,
+    plain,
+)
 
 __all__ = ["Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError", "Scored", "Session",
            "TilesMoved", "TilesRestored", "TurnPassed", "Undone"]
@@ -35,6 +48,12 @@ __all__ = ["Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError", "
 
 class SaveError(YatzyError):
     """The game could not be written to disk; the game itself is unchanged."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path, self.reason = path, reason
+        """Where the game was to go, and why it could not (the system's words)."""
+        super().__init__(_("could not save the game to {path}: {reason}; the game goes on").format(
+            path=path, reason=reason))
 
 
 # ---- events -------------------------------------------------------------------------------
@@ -77,6 +96,8 @@ class Rolled(Event):
     """Normal rolls left this turn."""
     bank: int
     """Saved rolls still usable this turn (Maxi, Osto)."""
+    roll: int
+    """Which roll of the turn this was: 1 for the first."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +152,10 @@ class Undone(Event):
     """Whose move was taken back (and whose turn it is again)."""
     action: str
     """The move taken back, in the action notation."""
+    box: str | None
+    """A score taken back: its box (None for a tile return)."""
+    number: int | None
+    """A score taken back: the box's fixed number."""
 
 
 @dataclass(frozen=True)
@@ -154,24 +179,30 @@ class Preparing:
     total: int | None = None
 
     def __str__(self) -> str:
-        who = f"the {' and '.join(self.levels)} {'bot' if len(self.levels) == 1 else 'bots'}"
-        if self.stage == "ready":
-            return f"the {self.ruleset} table for {who} is ready"
-        return f"{self.stage} the {self.ruleset} table for {who}"
+        """What is being done, in the current language: "loading the Kids table for the optimal bot"."""
+        n, names = len(self.levels), dict(rules=self.ruleset.capitalize(), bots=and_list(self.levels))
+        if self.stage == "loading":
+            text = ngettext("loading the {rules} table for the {bots} bot",
+                            "loading the {rules} table for the {bots} bots", n)
+        elif self.stage == "building":
+            text = ngettext("building the {rules} table for the {bots} bot",
+                            "building the {rules} table for the {bots} bots", n)
+        else:
+            text = ngettext("the {rules} table for the {bots} bot is ready",
+                            "the {rules} table for the {bots} bots is ready", n)
+        return text.format(**names)
 
 
 Subscriber = Callable[[Event], None]
 
 
-def _solver_level(level: str, game: Game) -> bool:
-    """Whether a bot at this level plays by the exact solver's table (none for DOZZY)."""
-    return not game.ruleset.uses_board and isinstance(LEVELS.get(level.strip().lower()), float)
-
-
 # ---- the session --------------------------------------------------------------------------
 
 class Session:
-    """Runs one game for a front end: whose input is needed, bot moves, events, views, saves."""
+    """Runs one game for a front end: whose input is needed, bot moves, events, views, saves.
+
+    Everything it does speaks the session's language: errors, names, progress.
+    """
 
     def __init__(self, game: Game, *, lang: str = "en", bots: Mapping[int, Player] | None = None,
                  bot_seed: int | None = None) -> None:
@@ -185,18 +216,20 @@ class Session:
         self.lang = check_lang(lang)
         self.bot_seed = bot_seed
         self._bots: dict[int, Player] = {}
-        for i, bot in (bots or {}).items():
-            if not 0 <= i < len(game.seats) or not game.seats[i].is_bot:
-                raise InvalidActionError(
-                    f"a bot was given for seat {i}, which is not a bot's seat; "
-                    f"bot seats: {', '.join(map(str, self.bot_seats)) or 'none'}")
-            self._bots[i] = bot
-        for i in self.bot_seats:
-            level = game.seats[i].level or ""
-            if i not in self._bots and level.strip().lower() not in BOTS:
-                raise InvalidActionError(
-                    f"seat {i} ({game.seats[i].name}) is a bot of unknown level “{level}”; "
-                    f"the levels are: {', '.join(BOTS)}")
+        with language(self.lang):
+            for i, bot in (bots or {}).items():
+                if not 0 <= i < len(game.seats) or not game.seats[i].is_bot:
+                    raise InvalidActionError(
+                        _("a bot was given for seat {seat}, which is not a bot's seat; bot seats: {seats}")
+                        .format(seat=i, seats=", ".join(map(str, self.bot_seats)) or _("none")))
+                self._bots[i] = bot
+            for i in self.bot_seats:
+                level = game.seats[i].level or ""
+                if i not in self._bots and level.strip().lower() not in BOTS:
+                    raise InvalidActionError(
+                        _("seat {seat} ({name}) is a bot of unknown level “{level}”; "
+                          "the levels are: {levels}").format(
+                            seat=i, name=game.seats[i].name, level=level, levels=", ".join(BOTS)))
         self._subscribers: list[Subscriber] = []
         self._seq = 0
         self._started = False
@@ -209,18 +242,19 @@ class Session:
     def prepare(self, progress: Callable[[Preparing], None] | None = None) -> None:
         """Build what the bots need before play: the solver's table for solver bots (loaded
         if stored, else solved once), reported to ``progress`` as it goes; then the bots."""
-        levels = tuple(sorted({(self.game.seats[i].level or "").strip().lower() for i in self.bot_seats
-                               if i not in self._bots
-                               and _solver_level(self.game.seats[i].level or "", self.game)}))
-        if levels:
-            name = self.game.ruleset.name
-            report = progress or (lambda _: None)
-            report(Preparing("loading", name, levels))
-            solve(self.game.ruleset,
-                  progress=lambda done, total: report(Preparing("building", name, levels, done, total)))
-            report(Preparing("ready", name, levels))
-        for i in self.bot_seats:
-            self._bot(i)
+        g = self.game
+        levels = tuple(sorted({(g.seats[i].level or "").strip().lower() for i in self.bot_seats
+                               if i not in self._bots and needs_table(g.seats[i].level or "", g.ruleset)}))
+        with language(self.lang):
+            if levels:
+                name = g.ruleset.name
+                report = progress or (lambda _: None)
+                report(Preparing("loading", name, levels))
+                solve(g.ruleset,
+                      progress=lambda done, total: report(Preparing("building", name, levels, done, total)))
+                report(Preparing("ready", name, levels))
+            for i in self.bot_seats:
+                self._bot(i)
 
     def _bot(self, seat: int) -> Player:
         if seat not in self._bots:
@@ -239,6 +273,11 @@ class Session:
                 self._subscribers.remove(callback)
 
         return unsubscribe
+
+    @property
+    def seq(self) -> int:
+        """The number of events sent so far (the ``seq`` of the last one)."""
+        return self._seq
 
     def _emit(self, events: list[Event]) -> list[Event]:
         for event in events:
@@ -260,7 +299,8 @@ class Session:
         if not g.roll_offs or g.log:
             return []
         rounds = tuple(tuple(sorted(r.items())) for r in g.roll_offs)
-        return self._emit([RollOff(*self._next(), rounds, g.first)])
+        with language(self.lang):
+            return self._emit([RollOff(*self._next(), rounds, g.first)])
 
     # -- whose move ----------------------------------------------------------------------
     def waiting_for(self) -> int | None:
@@ -276,7 +316,8 @@ class Session:
         g = self.game
         if g.is_over or not g.seats[g.state.current].is_bot:
             return opening
-        return opening + self._play(self._bot(g.state.current).act(g))
+        with language(self.lang):
+            return opening + self._play(self._bot(g.state.current).act(g))
 
     def advance(self, pace: float = 0, sleep: Callable[[float], Any] = time.sleep) -> list[Event]:
         """Play bot actions until a person must act or the game ends, waiting ``pace`` seconds
@@ -294,42 +335,91 @@ class Session:
         """A person's move, as an action or in the action notation (``k 335``, ``s chance``).
 
         :raises IllegalActionError: the game is over, it is a bot's turn, ``seat`` is not the
-            seat whose turn it is, or the rules forbid the move now.
+            seat whose turn it is, or the rules forbid the move now (a refused score names
+            the boxes by number and the tile choices in the action notation).
         :raises InvalidActionError: the text is not an action, or a roll names its own dice.
         Nothing changes when it raises.
         """
+        with language(self.lang):
+            g = self.game
+            if g.is_over:
+                raise IllegalActionError(_("the game is over; no more moves"))
+            current = g.seats[g.state.current]
+            if current.is_bot:
+                raise IllegalActionError(
+                    _("it is {name}'s turn, a bot's; a person may move on their own turn only").format(
+                        name=current.name))
+            if seat is not None and seat != g.state.current:
+                raise IllegalActionError(_("it is {name}'s turn (seat {current}), not seat {seat}'s").format(
+                    name=current.name, current=g.state.current, seat=seat))
+            if isinstance(action, str):
+                action = parse_action(action)
+            if isinstance(action, Roll) and action.result is not None:
+                raise InvalidActionError(
+                    _("a person's roll names the dice to keep; the game throws the rest"))
+            if isinstance(action, Score):
+                self._check_score(action)
+            opening = self.start()
+            return opening + self._play(action)
+
+    def _box(self, category: str) -> str:
+        """A box as a player names it: its fixed number and its name ("6 Sixes")."""
+        return box_label(self.game.ruleset.category_ids.index(category) + 1, category_name(category))
+
+    def _check_score(self, action: Score) -> None:
+        """Refuse, in a player's words, a score the engine would refuse tersely: boxes by
+        their fixed number and name, tile choices as actions to type."""
         g = self.game
-        if g.is_over:
-            raise IllegalActionError("the game is over; no more moves")
-        current = g.seats[g.state.current]
-        if current.is_bot:
+        if g.state.dice is None:
+            return  # the engine says: roll first
+        rs = g.ruleset
+        box = rs.category(action.category).id
+        options = g.score_options()
+        if box not in options:
+            if box in g.player.card:
+                raise IllegalActionError(_("box {box} is filled already; choose an open box from the list")
+                                         .format(box=self._box(box)))
+            allowed = ", ".join(self._box(c) for c in options)
+            if rs.order is not None:
+                raise IllegalActionError(_("this game fills the boxes in order: the next one is {box}")
+                                         .format(box=allowed))
             raise IllegalActionError(
-                f"it is {current.name}'s turn, a bot's; a person may move on their own turn only")
-        if seat is not None and seat != g.state.current:
+                _("box {box} cannot take these dice now (joker rule); you may score: {boxes}")
+                .format(box=self._box(box), boxes=allowed))
+        if not rs.uses_board:
+            return
+        choices = g.tile_moves(box)[1]
+        ways = _(" or ").join(str(Score(box, tuple(sorted(c)) if len(choices) > 1 else None))
+                              for c in choices)
+        if action.returns is None and len(choices) > 1:
+            raise IllegalActionError(_("choose which tiles come back: {ways}").format(ways=ways))
+        if action.returns is not None and frozenset(action.returns) not in choices:
+            if choices == [frozenset()]:
+                raise IllegalActionError(
+                    _("no tiles come back with this score: write {ways}").format(ways=ways))
             raise IllegalActionError(
-                f"it is {current.name}'s turn (seat {g.state.current}), not seat {seat}'s")
-        if isinstance(action, str):
-            action = parse_action(action)
-        if isinstance(action, Roll) and action.result is not None:
-            raise InvalidActionError("a person's roll names the dice to keep; the game throws the rest")
-        opening = self.start()
-        return opening + self._play(action)
+                ngettext("tile {tiles} cannot come back with this score; choose {ways}",
+                         "tiles {tiles} cannot come back with this score; choose {ways}", len(action.returns))
+                .format(tiles=" ".join(map(str, action.returns)), ways=ways))
 
     def undo(self) -> list[Event]:
         """Take back a person's last move (a score or a tile return) before the next roll.
 
         :raises IllegalActionError: nothing to undo, the last move was a roll, or a bot made it.
         """
-        g = self.game
-        if not g.log:
-            raise IllegalActionError("nothing to undo yet")
-        last = g.log[-1]
-        mover = (g.state.current - 1) % len(g.seats) if isinstance(last, Score) else g.state.current
-        if not isinstance(last, Roll) and g.seats[mover].is_bot:
-            raise IllegalActionError(
-                f"{g.seats[mover].name}, a bot, moved last: a person may undo only their own move")
-        g.undo()
-        return self._emit([Undone(*self._next(), mover, str(last))])
+        with language(self.lang):
+            g = self.game
+            last = last_move(g)
+            if last is None:
+                raise IllegalActionError(_("nothing to undo yet"))
+            if last.kind == "roll":
+                raise IllegalActionError(_("a roll cannot be undone: its dice have been seen"))
+            if not last.undoable:
+                raise IllegalActionError(_("{name} moved last: a bot's move cannot be undone").format(
+                    name=g.seats[last.player].name))
+            g.undo()
+            box = None if last.number is None else g.ruleset.category_ids[last.number - 1]
+            return self._emit([Undone(*self._next(), last.player, last.action, box, last.number)])
 
     def _play(self, action: Action) -> list[Event]:
         """Apply a move through the engine and describe what it did."""
@@ -342,9 +432,9 @@ class Session:
         events: list[Event] = []
         if isinstance(done, Roll):
             assert g.state.dice is not None and done.result is not None
-            saved = min(p.bank, g.rolls_left)
+            normal, saved = g.rolls_split()
             events.append(Rolled(*self._next(), player, tuple(done.keep), tuple(sorted(done.result)),
-                                 g.state.dice, g.rolls_left - saved, saved))
+                                 g.state.dice, normal, saved, g.state.rolls_used))
         elif isinstance(done, Restore):
             events.append(TilesRestored(*self._next(), player, tuple(sorted(done.tiles)),
                                         tuple(sorted(g.state.out))))
@@ -369,8 +459,9 @@ class Session:
 
     # -- views and saves ---------------------------------------------------------------------
     def view(self, viewer: int | None = None, lang: str | None = None) -> GameView:
-        """The game as ``viewer`` (a seat, or None for the table) may see it."""
-        return game_view(self.game, viewer, lang or self.lang)
+        """The game as ``viewer`` (a seat, or None for the table) may see it, in ``lang`` or
+        the session's language, after the event numbered :attr:`seq`."""
+        return game_view(self.game, viewer, lang or self.lang, self._seq)
 
     def outcome(self) -> Outcome | None:
         return self.game.outcome()
@@ -393,6 +484,6 @@ class Session:
             if tmp is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
-            raise SaveError(f"could not save the game to {target}: {e.strerror or 'write failed'}; "
-                            "the game goes on") from None
+            with language(self.lang):
+                raise SaveError(target, e.strerror or _("the write failed")) from None
         return target

@@ -12,17 +12,20 @@ clients, and whoever has the seed knows every die to come.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from fractions import Fraction
 from typing import Any
 
 from .errors import InvalidActionError
-from .game import Game, Outcome
+from .game import Game, Outcome, Roll, Score
+from .i18n import _, language
 from .names import LANGUAGES, category_name, label
 from .rules import ALL_TILES, Bonus, Card, Ruleset
 
-__all__ = ["BoardView", "BonusView", "BoxView", "GameView", "OutcomeView", "PlayerView", "ScoreOption",
-           "StandingView", "bonus_progress", "check_lang", "game_view", "outcome_view", "plain"]
+__all__ = ["BoardView", "BonusView", "BoxView", "GameView", "MoveView", "OutcomeView", "PlayerView",
+           "ScoreOption", "StandingView", "and_list", "bonus_progress", "box_label", "check_lang",
+           "game_view", "last_move", "outcome_view", "plain"]
 
 
 def plain(value: Any) -> Any:
@@ -44,8 +47,22 @@ def plain(value: Any) -> Any:
 def check_lang(lang: object) -> str:
     """``lang`` if it is one of the six languages; InvalidActionError naming them if not."""
     if not isinstance(lang, str) or lang not in LANGUAGES:
-        raise InvalidActionError(f"unknown language “{lang}”; choose one of {', '.join(LANGUAGES)}")
+        raise InvalidActionError(_("unknown language “{lang}”; choose one of {languages}").format(
+            lang=lang, languages=", ".join(LANGUAGES)))
     return lang
+
+
+def box_label(number: int, name: str) -> str:
+    """A box as a player names it: "3 Threes", "13 One Pair"; DOZZY's "7 (pair sums)" keeps
+    its number once."""
+    return name if name.startswith(f"{number} ") else f"{number} {name}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bo", "Ann, Bo and Cy", in the current language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 @dataclass(frozen=True)
@@ -131,6 +148,21 @@ class ScoreOption:
 
 
 @dataclass(frozen=True)
+class MoveView:
+    """The game's last move: who made it, what it was, and whether undo may take it back."""
+
+    player: int
+    kind: str
+    """roll, score or restore."""
+    action: str
+    """The move in the action notation."""
+    number: int | None
+    """A score's box, by its fixed number (None for other moves)."""
+    undoable: bool
+    """A person's score or tile return, which undo takes back until the next roll."""
+
+
+@dataclass(frozen=True)
 class StandingView:
     player: int
     name: str
@@ -153,6 +185,9 @@ class GameView:
 
     version: int
     """The number of actions played (undo lowers it): a client can tell a stale view."""
+    seq: int
+    """The number of events the session had sent when the view was made (0 outside a session):
+    the view shows the game after the event with this ``seq``."""
     ruleset: str
     title: str
     lang: str
@@ -171,10 +206,16 @@ class GameView:
     """Saved rolls the current player may still use this turn."""
     board: BoardView | None
     """DOZZY's tiles; None in other games."""
+    has_yahtzee_bonus: bool
+    """Extra Yahtzees earn bonus points in this game (Yahtzee)."""
+    has_saved_rolls: bool
+    """Unused rolls are saved for later turns in this game (Maxi, Osto)."""
     may_restore: int
     """DOZZY: how many tiles may come back now (0 if none)."""
     over: bool
     outcome: OutcomeView | None
+    last: MoveView | None
+    """The last move (None before any)."""
     legal_actions: tuple[str, ...]
     """The moves the viewer may make now, in the action notation (empty unless it is their turn)."""
     score_options: tuple[ScoreOption, ...]
@@ -213,11 +254,24 @@ def outcome_view(outcome: Outcome) -> OutcomeView:
     )
 
 
+def last_move(game: Game) -> MoveView | None:
+    """The game's last move and whether undo may take it back: a person's score or tile
+    return may be taken back; a roll (its dice are seen) or a bot's move may not."""
+    if not game.log:
+        return None
+    action, mover = game.log[-1], game.last_mover()
+    assert mover is not None
+    kind = "roll" if isinstance(action, Roll) else "score" if isinstance(action, Score) else "restore"
+    number = game.ruleset.category_ids.index(action.category) + 1 if isinstance(action, Score) else None
+    return MoveView(mover, kind, str(action), number,
+                    undoable=not isinstance(action, Roll) and not game.seats[mover].is_bot)
+
+
 def _player_view(game: Game, index: int, lang: str, totals: list[int]) -> PlayerView:
     rs, seat = game.ruleset, game.seats[index]
     p = game.state.players[index]
     boxes = tuple(
-        BoxView(n, c.id, category_name(c.id, lang), c.section, p.card.get(c.id), c.max)
+        BoxView(n, c.id, category_name(c.id), c.section, p.card.get(c.id), c.max)
         for n, c in enumerate(rs.categories, 1)
     )
     return PlayerView(
@@ -229,7 +283,7 @@ def _player_view(game: Game, index: int, lang: str, totals: list[int]) -> Player
     )
 
 
-def _score_options(game: Game, lang: str) -> tuple[ScoreOption, ...]:
+def _score_options(game: Game) -> tuple[ScoreOption, ...]:
     rs = game.ruleset
     options = []
     for cat, points in game.score_options().items():
@@ -238,13 +292,14 @@ def _score_options(game: Game, lang: str) -> tuple[ScoreOption, ...]:
         if rs.uses_board:
             out, choices = game.tile_moves(cat)
             gone, returns = tuple(sorted(out)), tuple(tuple(sorted(c)) for c in choices)
-        options.append(ScoreOption(rs.category_ids.index(cat) + 1, cat, category_name(cat, lang), points,
+        options.append(ScoreOption(rs.category_ids.index(cat) + 1, cat, category_name(cat), points,
                                    gone, returns))
     return tuple(options)
 
 
-def game_view(game: Game, viewer: int | None = None, lang: str = "en") -> GameView:
-    """The game as ``viewer`` sees it (a seat index, or None for the table or a spectator).
+def game_view(game: Game, viewer: int | None = None, lang: str = "en", seq: int = 0) -> GameView:
+    """The game as ``viewer`` sees it (a seat index, or None for the table or a spectator),
+    with every name in ``lang``; ``seq`` is the session's count of events sent so far.
 
     The legal actions and score options go to the seat whose turn it is when a person plays
     it, or to the table viewer in hot-seat play; every other viewer gets empty lists.
@@ -253,25 +308,31 @@ def game_view(game: Game, viewer: int | None = None, lang: str = "en") -> GameVi
         not one of the six.
     """
     lang = check_lang(lang)
+    with language(lang):
+        return _game_view(game, viewer, lang, seq)
+
+
+def _game_view(game: Game, viewer: int | None, lang: str, seq: int) -> GameView:
     n = len(game.seats)
     if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
                                or not 0 <= viewer < n):
-        raise InvalidActionError(f"the viewer is a seat number 0 to {n - 1}, or none for the table")
+        raise InvalidActionError(
+            _("the viewer is a seat number 0 to {last}, or none for the table").format(last=n - 1))
     rs, st, over = game.ruleset, game.state, game.is_over
     totals = game.totals()
     acting = (not over and not game.seats[st.current].is_bot
               and viewer in (None, st.current))
-    rolls = 0 if over else game.rolls_left
-    saved = min(game.player.bank, rolls) if rs.saved_rolls else 0
+    normal, saved = (0, 0) if over else game.rolls_split()
     outcome = game.outcome()
     return GameView(
-        version=len(game.log), ruleset=rs.name, title=rs.title, lang=lang, viewer=viewer,
+        version=len(game.log), seq=seq, ruleset=rs.name, title=rs.title, lang=lang, viewer=viewer,
         players=tuple(_player_view(game, i, lang, totals) for i in range(n)),
         current=None if over else st.current, round=game.round_number, rounds=rs.turns,
-        dice=st.dice, rolls_left=rolls - saved, saved_rolls=saved,
+        dice=st.dice, rolls_left=normal, saved_rolls=saved,
         board=BoardView(tuple(sorted(ALL_TILES - st.out)), tuple(sorted(st.out))) if rs.uses_board else None,
+        has_yahtzee_bonus=bool(getattr(rs, "yahtzee_bonus", False)), has_saved_rolls=rs.saved_rolls,
         may_restore=game.may_restore(), over=over,
-        outcome=None if outcome is None else outcome_view(outcome),
+        outcome=None if outcome is None else outcome_view(outcome), last=last_move(game),
         legal_actions=tuple(str(a) for a in game.legal_actions()) if acting else (),
-        score_options=_score_options(game, lang) if acting else (),
+        score_options=_score_options(game) if acting else (),
     )
