@@ -14,4 +14,5 @@ def test_readme_python_example_runs(capsys) -> None:  # noqa: ANN001
     for code in blocks:
         exec(compile(code, str(README), "exec"), {})
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 3 and all(line.startswith(("keep ", "score ")) for line in lines)
+    assert lines[0] == "['r']"
+    assert len(lines) == 4 and all(line.startswith(("keep ", "score ")) for line in lines[1:])
