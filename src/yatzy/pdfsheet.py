@@ -283,7 +283,7 @@ class _Sheet:
         pdf.add_page()
         if s.paper != WHITE:
             pdf.set_fill_color(*s.paper)
-            pdf.rect(0, 0, pdf.w, pdf.h, style="F")
+            pdf.rect(-1, -1, pdf.w + 2, pdf.h + 2, style="F")  # past the edges: no white hairline
         pdf.set_draw_color(*BLACK)
         y = s.margin
         title = _(self.rs.title)
