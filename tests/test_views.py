@@ -10,6 +10,8 @@ import pytest
 
 from yatzy.errors import InvalidActionError
 from yatzy.game import Game
+from yatzy.i18n import _ as translate
+from yatzy.i18n import language
 from yatzy.names import LANGUAGES
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -259,3 +261,11 @@ def test_box_labels_and_lists_of_names() -> None:
     assert box_label(3, "Threes") == "3 Threes" and box_label(7, "7 (pair sums)") == "7 (pair sums)"
     assert [and_list(names) for names in ([], ["Ann"], ["Ann", "Bo"], ["Ann", "Bo", "Cy"])] == \
         ["", "Ann", "Ann and Bo", "Ann, Bo and Cy"]
+
+
+def test_the_title_follows_the_language() -> None:
+    game = Game("maxi", ["Ann"])
+    assert game_view(game).title == "Maxi Yatzy (6 dice)"
+    with language("fi"):
+        finnish = translate("Maxi Yatzy (6 dice)")
+    assert game_view(game, lang="fi").title == finnish

@@ -190,6 +190,7 @@ class GameView:
     the view shows the game after the event with this ``seq``."""
     ruleset: str
     title: str
+    """The ruleset's title in the view's language."""
     lang: str
     viewer: int | None
     """The seat this view is for; None for the table (hot seat) or a spectator."""
@@ -325,7 +326,7 @@ def _game_view(game: Game, viewer: int | None, lang: str, seq: int) -> GameView:
     normal, saved = (0, 0) if over else game.rolls_split()
     outcome = game.outcome()
     return GameView(
-        version=len(game.log), seq=seq, ruleset=rs.name, title=rs.title, lang=lang, viewer=viewer,
+        version=len(game.log), seq=seq, ruleset=rs.name, title=_(rs.title), lang=lang, viewer=viewer,
         players=tuple(_player_view(game, i, lang, totals) for i in range(n)),
         current=None if over else st.current, round=game.round_number, rounds=rs.turns,
         dice=st.dice, rolls_left=normal, saved_rolls=saved,
