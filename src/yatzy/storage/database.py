@@ -1,0 +1,195 @@
+"""Where the games live: an engine from a URL, the :class:`Database` that holds it, and the
+transactions every read and write goes through.
+
+By default the database is a SQLite file in the user's data folder
+(``platformdirs.user_data_dir("yatzy")``, or ``$YATZY_DATA_DIR``); a URL such as
+``postgresql+psycopg://user@host/yatzy`` puts it in PostgreSQL instead (the 'postgres'
+extra brings the driver).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import URL, Engine, create_engine, event, make_url
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..i18n import _
+from .errors import StorageError
+
+DB_FILE = "games.sqlite3"
+"""The default database's file name in the data folder."""
+
+WRITE = "yatzy_write"
+"""Execution option on a connection whose transaction writes (SQLite: BEGIN IMMEDIATE)."""
+
+
+def data_dir() -> Path:
+    """The user's data folder for yatzy ($YATZY_DATA_DIR if set)."""
+    env = os.environ.get("YATZY_DATA_DIR")
+    return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("yatzy"))
+
+
+def default_url() -> str:
+    """The SQLite file in :func:`data_dir`."""
+    return f"sqlite:///{data_dir() / DB_FILE}"
+
+
+def shown(url: str | URL) -> str:
+    """A URL fit for a message or a log: the password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except SQLAlchemyError:
+        return "<unreadable database URL>"
+
+
+def make_engine(url: str | URL | None = None) -> Engine:
+    """An engine for ``url`` (the default SQLite file when None; its folder is made).
+
+    SQLite gets real transactions (SQLAlchemy emits BEGIN, writes BEGIN IMMEDIATE so two
+    writers queue instead of failing), foreign keys and a 15 s wait for a locked file;
+    ``postgresql://`` means the psycopg 3 driver.
+
+    :raises StorageError: the URL is not one SQLAlchemy reads, its driver is not installed,
+        or the default folder cannot be made.
+    """
+    if url is None:
+        folder = data_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StorageError(_("could not make the folder {path} for the game database: {reason}").format(
+                path=folder, reason=e.strerror or e)) from None
+        url = default_url()
+    try:
+        u = make_url(url)
+        if u.drivername == "postgresql":
+            u = u.set(drivername="postgresql+psycopg")
+        options: dict[str, Any] = {}
+        if u.get_backend_name() == "sqlite":
+            options["connect_args"] = {"timeout": 15}
+        else:
+            options["pool_pre_ping"] = True
+        engine = create_engine(u, **options)
+    except ImportError as e:
+        raise StorageError(
+            _("the database driver for {url} is not installed ({reason}); PostgreSQL needs "
+              "pip install 'yatzy[postgres]'").format(url=shown(url), reason=e)) from None
+    except (SQLAlchemyError, ValueError) as e:
+        raise StorageError(_("“{url}” is not a database URL this program can use: {reason}").format(
+            url=shown(url), reason=e)) from None
+    if engine.dialect.name == "sqlite":
+        _sqlite_transactions(engine)
+    return engine
+
+
+def _sqlite_transactions(engine: Engine) -> None:
+    """Let SQLAlchemy, not the sqlite3 module, begin transactions (so reads, DDL and
+    savepoints are inside them), and turn foreign keys on."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        write = connection.get_execution_options().get(WRITE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+class Database:
+    """The game database: an engine and its sessions.
+
+    ``Database()`` opens the default SQLite file, ``Database(url)`` any other; with
+    ``upgrade`` (the default) the schema is brought to the newest migration first. Every
+    function of :mod:`yatzy.storage` takes a Database (each call is its own transaction)
+    or a SQLAlchemy Session (a write is a savepoint in the session's transaction, which the
+    caller commits).
+    """
+
+    def __init__(self, url: str | URL | Engine | None = None, *, upgrade: bool = True) -> None:
+        self.engine = url if isinstance(url, Engine) else make_engine(url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        if upgrade:
+            from .migrate import upgrade as upgrade_schema
+
+            upgrade_schema(self.engine)
+
+    @property
+    def url(self) -> str:
+        """The database's URL, password hidden."""
+        return shown(self.engine.url)
+
+    def session(self) -> Session:
+        """A new session; the caller commits or rolls back (``with db.session() as s, s.begin():``)."""
+        return self.sessions()
+
+    def close(self) -> None:
+        """Close every pooled connection (the Database can still open new ones)."""
+        self.engine.dispose()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Database({self.url!r})"
+
+
+Target = Database | Session
+"""What the storage functions take: a Database, or a Session whose transaction they join."""
+
+
+def reason(e: BaseException) -> str:
+    """The database's own words for an error (the driver's message, without SQL)."""
+    orig = getattr(e, "orig", None)
+    text = str(orig if orig is not None else e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+@contextmanager
+def writing(target: Target) -> Iterator[Session]:
+    """One write: a Database's transaction, committed when the block ends; with a Session, a
+    savepoint in the session's transaction (begun if none is open), which the caller commits.
+    Either is rolled back if the block raises, and a failed write leaves a session usable.
+
+    :raises StorageError: the database refused or failed (what the block raised otherwise).
+    """
+    try:
+        if isinstance(target, Database):
+            with target.sessions() as session, session.begin():
+                session.connection(execution_options={WRITE: True})
+                yield session
+        else:
+            with target.begin_nested():
+                yield target
+    except SQLAlchemyError as e:
+        raise StorageError(_("could not write to the game database: {reason}; nothing was changed").format(
+            reason=reason(e))) from e
+
+
+@contextmanager
+def reading(target: Target) -> Iterator[Session]:
+    """A session to read with (a Database's own, closed after the block; a Session as it is).
+
+    :raises StorageError: the database could not be read.
+    """
+    try:
+        if isinstance(target, Database):
+            with target.sessions() as session:
+                yield session
+        else:
+            yield target
+    except SQLAlchemyError as e:
+        raise StorageError(_("could not read the game database: {reason}").format(reason=reason(e))) from e

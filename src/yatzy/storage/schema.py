@@ -1,0 +1,145 @@
+"""The tables: one row per game, one per seat of a game.
+
+The schema itself is made and changed only by the migrations in ``migrations/versions``;
+these classes describe it to SQLAlchemy, and a test checks that the two agree.
+
+The ``save`` column holds the whole save (``Game.to_dict()``: rules, options, seats, seed,
+action log), seed included, so a stored game can be loaded and rolled on. It is for the
+server only: nothing in :mod:`yatzy.storage` hands it (or the seed) to a client; the
+summaries, statistics and records carry no save.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    TypeDecorator,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Constraint names, the same on every backend (later migrations name what they alter)."""
+
+DICE_FROM = ("server", "players")
+"""Who rolled: the server's seeded dice, or people at a table typing their real dice."""
+
+
+JSON_TYPE = JSON().with_variant(JSONB(), "postgresql")
+"""JSON: JSONB in PostgreSQL, text elsewhere."""
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A moment in UTC: written as UTC, read back timezone-aware (SQLite keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: give a timezone-aware moment")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class GameRow(Base):
+    """A game, finished or not: its ruleset, when it was played, and the whole save."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(40))
+    """The ruleset's canonical name (``Ruleset.name``)."""
+    options: Mapped[dict[str, Any]] = mapped_column(JSON_TYPE)
+    """House-rule options, as in the save."""
+    title: Mapped[str | None] = mapped_column(String(200))
+    """A name people gave the game ("Christmas final"), if any."""
+    started_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    dice_from: Mapped[str] = mapped_column(String(10))
+    """"server" (seeded dice, checked against the seed on load) or "players" (typed in)."""
+    finished: Mapped[bool] = mapped_column(Boolean)
+    actions: Mapped[int] = mapped_column(Integer)
+    """Length of the action log: only grows."""
+    save: Mapped[dict[str, Any]] = mapped_column(JSON_TYPE)
+    """``Game.to_dict()``, seed and log included: server-side only, never sent to a client."""
+
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="game", order_by="SeatRow.seat", cascade="all, delete-orphan", passive_deletes=True)
+
+    __table_args__ = (
+        CheckConstraint("dice_from IN ('server', 'players')", name="dice_from"),
+        CheckConstraint("actions >= 0", name="actions"),
+        Index("ix_games_ruleset_finished", "ruleset", "finished"),
+        Index("ix_games_started_at", "started_at"),
+    )
+
+
+class SeatRow(Base):
+    """One seat of a game: who sat there and how they did (totals so far while unfinished)."""
+
+    __tablename__ = "seat_results"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The seat's index in the game (0 first)."""
+    name: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(10))
+    """"person" or "bot"."""
+    level: Mapped[str | None] = mapped_column(String(40))
+    """A bot's level (None for a person)."""
+    total: Mapped[int] = mapped_column(Integer)
+    boxes_filled: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int | None] = mapped_column(Integer)
+    """1 is the best, ties share a rank; None until the game is finished."""
+    won: Mapped[bool | None] = mapped_column(Boolean)
+    """Highest total (ties share the win); None until the game is finished."""
+    upper_bonus: Mapped[bool] = mapped_column(Boolean)
+    """The bonus of the upper section (ones to sixes) is earned."""
+    bonus_points: Mapped[int] = mapped_column(Integer)
+    """Points from every section bonus."""
+    extra_points: Mapped[int] = mapped_column(Integer)
+    """Points outside boxes and bonuses (Yahtzee bonuses)."""
+    yatzys: Mapped[int] = mapped_column(Integer)
+    """Boxes of kind "yatzy" (five or six of a kind) filled with more than 0 points."""
+    points_lost: Mapped[float | None] = mapped_column(Float)
+    """Expected points lost to the coach's best play over the game; None until analysed."""
+
+    game: Mapped[GameRow] = relationship(back_populates="seats")
+
+    __table_args__ = (
+        CheckConstraint("kind IN ('person', 'bot')", name="kind"),
+        CheckConstraint("seat >= 0", name="seat"),
+        CheckConstraint("points_lost IS NULL OR points_lost >= 0", name="points_lost"),
+        Index("ix_seat_results_name", "name"),
+    )
