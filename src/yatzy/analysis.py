@@ -1,0 +1,162 @@
+"""After the game: what each decision cost, by the exact solver's reckoning.
+
+:func:`analyse` replays a game's log through the coach. At every decision (dice on the
+table and more than one thing to do: keep some dice and roll, or fill a box) it ranks every
+option by expected final score and notes what the one played lost against the best: its
+regret, in expected points. Luck is not a mistake: a decision is judged with the dice the
+player had, not with the dice that came next.
+
+Only rulesets the exact solver handles can be analysed (not DOZZY). In saved-roll games
+(Maxi, Osto) a bank beyond the solver's cap is ranked as at the cap, as the optimal bot does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import Roll, Score
+from .dice import Dice, normalize
+from .errors import InvalidActionError
+from .game import Game
+from .i18n import _
+
+if TYPE_CHECKING:
+    from .solver.coach import Coach
+
+__all__ = ["Analysis", "AnalysisError", "Decision", "SeatAnalysis", "analyse"]
+
+COSTLIEST = 3
+"""How many of a seat's costliest decisions :attr:`SeatAnalysis.costliest` lists."""
+
+
+class AnalysisError(InvalidActionError):
+    """The game cannot be analysed: its ruleset is out of the exact solver's reach."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of one seat and what it cost."""
+
+    index: int
+    """The action's place in the game's log (0 first)."""
+    seat: int
+    turn: int
+    """The seat's turn, 1 to the number of boxes."""
+    dice: Dice
+    """The dice on the table when the decision was made."""
+    rolls_left: int
+    """Rolls the player could still make this turn (saved rolls included)."""
+    played: Roll | Score
+    """What was played: ``Roll(keep)`` (the dice kept before rolling) or ``Score(box)``."""
+    best: Roll | Score
+    """The coach's best option (the one played when it lost nothing)."""
+    points_lost: float
+    """Expected points the choice lost against the best option: 0 or more."""
+
+
+@dataclass(frozen=True)
+class SeatAnalysis:
+    """Every decision of one seat."""
+
+    seat: int
+    name: str
+    decisions: tuple[Decision, ...]
+
+    @property
+    def total_lost(self) -> float:
+        """Expected points lost over the game: the sum over the decisions."""
+        return sum(d.points_lost for d in self.decisions)
+
+    @property
+    def costliest(self) -> tuple[Decision, ...]:
+        """The (up to) three decisions that lost most, costliest first (earlier first on a
+        tie); a decision that lost nothing is never among them."""
+        lost = [d for d in self.decisions if d.points_lost > 1e-6]
+        return tuple(sorted(lost, key=lambda d: (-d.points_lost, d.index))[:COSTLIEST])
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The decisions of the analysed seats of one game."""
+
+    ruleset: str
+    actions: int
+    """How many actions of the game's log were analysed (all of them)."""
+    seats: tuple[SeatAnalysis, ...]
+
+    def seat(self, index: int) -> SeatAnalysis:
+        """The analysis of seat ``index``; KeyError if that seat was not analysed."""
+        for s in self.seats:
+            if s.seat == index:
+                return s
+        raise KeyError(index)
+
+
+def check_analysable(game: Game) -> None:
+    """Refuse a game whose ruleset the exact solver does not handle (DOZZY).
+
+    :raises AnalysisError: naming the ruleset and why.
+    """
+    if game.ruleset.uses_board:
+        raise AnalysisError(
+            _("{rules} games cannot be analysed: the exact solver does not handle the shared tile "
+              "board").format(rules=game.ruleset.name))
+
+
+def analyse(game: Game, seats: Iterable[int] | None = None, *, coach: Coach | None = None) -> Analysis:
+    """Replay ``game`` through the coach and price every decision of the given seats (every
+    seat by default; ``[i for i, s in enumerate(game.seats) if not s.is_bot]`` for the
+    people). The game may be unfinished. ``coach`` reuses a coach of the game's ruleset;
+    otherwise its table is solved (or loaded from the cache).
+
+    :raises AnalysisError: the ruleset is out of the exact solver's reach (DOZZY).
+    :raises InvalidActionError: a seat number is not one of the game's, or ``coach`` is for
+        another ruleset.
+    """
+    check_analysable(game)
+    chosen = sorted(set(range(len(game.seats)) if seats is None else seats))
+    for i in chosen:
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(game.seats):
+            raise InvalidActionError(_("the game has seats 0 to {last}, not {seat}").format(
+                last=len(game.seats) - 1, seat=i))
+    if coach is None:
+        from .solver.coach import Coach
+        from .solver.solve import solve
+
+        coach = Coach(solve(game.ruleset))
+    elif coach.spec.ruleset != game.ruleset:
+        raise InvalidActionError(_("this coach plays {coached}, not {rules}").format(
+            coached=coach.spec.ruleset.name, rules=game.ruleset.name))
+    replay = Game.from_dict({**game.to_dict(), "log": []})
+    found: dict[int, list[Decision]] = {i: [] for i in chosen}
+    for index, action in enumerate(game.log):
+        mover = replay.state.current
+        if replay.state.dice is not None and mover in found and isinstance(action, Roll | Score):
+            decision = _decision(coach, replay, index, action)
+            if decision is not None:
+                found[mover].append(decision)
+        replay.apply(action)
+    return Analysis(game.ruleset.name, len(game.log),
+                    tuple(SeatAnalysis(i, game.seats[i].name, tuple(found[i])) for i in chosen))
+
+
+def _decision(coach: Coach, game: Game, index: int, action: Roll | Score) -> Decision | None:
+    """The decision the player made with dice on the table (None when there was no choice)."""
+    options = coach.options(coach.position_of(game), with_odds=False)
+    if len(options) < 2:
+        return None
+    if isinstance(action, Roll):
+        keep = normalize(action.keep)
+        played = next((o for o in options if isinstance(o.action, Roll) and o.action.keep == keep), None)
+    else:
+        box = game.ruleset.category(action.category).id
+        played = next((o for o in options if isinstance(o.action, Score) and o.action.category == box), None)
+    if played is None:  # the engine allowed it, so the coach must rank it
+        raise InvalidActionError(_("action {number} ({action}) is not among the coach's options").format(
+            number=index + 1, action=action))
+    assert game.state.dice is not None
+    return Decision(index=index, seat=game.state.current, turn=len(game.player.card) + 1,
+                    dice=game.state.dice, rolls_left=game.rolls_left, played=played.action,
+                    best=options[0].action, points_lost=max(0.0, float(played.regret)))
