@@ -136,8 +136,9 @@ def bonus_status(bonus: BonusView) -> str:
 def scorecard(view: GameView) -> Table:
     """Every box in card order with its number, each section's sum and bonus, and the totals."""
     title = f"{view.title} · {round_text(view)}"
-    t = Table(title=escape(title), box=box.SIMPLE_HEAD, title_justify="left", min_width=len(title),
-              caption=tiles_text(view.board.tiles_out) if view.board else None, caption_justify="left")
+    t = Table(title=escape(title), title_justify="left", min_width=len(title), box=box.SIMPLE_HEAD,
+              show_edge=False, caption=tiles_text(view.board.tiles_out) if view.board else None,
+              caption_justify="left")
     t.add_column(label("category"))
     players, bonuses = view.players, view.players[0].bonuses
     for p in players:
@@ -174,8 +175,8 @@ def dice_lines(view: GameView) -> list[RenderableType]:
         status += f"  ·  {tiles_text(view.board.tiles_out)}"
     cells = [f"{box_label(o.number, escape(o.name))} [bold]{o.points}[/]" if o.points else
              f"[dim]{box_label(o.number, escape(o.name))} 0[/]" for o in view.score_options]
-    hint = _("k 335 keeps those dice and rolls the rest, s 3 scores box 3") \
-        if view.rolls_left + view.saved_rolls else _("s 3 scores box 3")
+    hint = (_("k 335 keeps those dice and rolls the rest, s {n} scores box {n}") if view.rolls_left
+            + view.saved_rolls else _("s {n} scores box {n}")).format(n=view.score_options[0].number)
     return [status, Columns(cells, padding=(0, 3)), f"[dim]{hint}[/]"]
 
 
@@ -347,6 +348,7 @@ class LineGame:
 
     def __init__(self, session: Session, con: Console, ask: Callable[[str], str], pace: float = 0) -> None:
         self.session, self.con, self.ask, self.pace = session, con, ask, pace
+        self.narrator = Narrator(session, con)
         last = session.view().last
         self.held = last.player if last and last.kind == "score" and last.undoable \
             and session.waiting_for() is None else None
@@ -366,7 +368,7 @@ class LineGame:
         self.say(f"[dim]{escape(_(SHORT_HELP))}[/]")
         if self.session.view().version:
             self.con.print(scorecard(self.session.view()))  # a loaded game: where it stands
-        stop = self.session.subscribe(Narrator(self.session, self.con))
+        stop = self.session.subscribe(self.narrator)
         try:
             while self.turn():
                 pass
@@ -378,8 +380,9 @@ class LineGame:
         if self.held is None:
             try:
                 self.session.advance(self.pace)
-            except KeyboardInterrupt:
+            except KeyboardInterrupt:  # while bots play: the bot's heading again if the game goes on
                 self.con.print()
+                self.narrator.heading = None
                 return not self.quit()
             view = self.session.view()
             if view.over:
@@ -480,7 +483,7 @@ def prepare(session: Session, con: Console) -> None:
     """Build the solver bots' table in sight: a progress bar while it loads or builds, and a
     line saying so when it is built (once; later games load it)."""
     bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                   TimeElapsedColumn(), console=con, transient=True)
+                   TimeElapsedColumn(), console=con, transient=True, disable=not con.is_terminal)
     task = bar.add_task("", total=None)
 
     def report(p: Preparing) -> None:
@@ -492,7 +495,8 @@ def prepare(session: Session, con: Console) -> None:
     try:
         session.prepare(report)
     finally:
-        bar.stop()
+        if bar.live.is_started:
+            bar.stop()
 
 
 def hot_seat(game: Game, kinds: Sequence[str] | None = None, lang: str = "en",
