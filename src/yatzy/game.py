@@ -447,9 +447,9 @@ class Game:
         return json.dumps(self.to_dict())
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
+    def from_dict(cls, data: dict[str, Any], *, check_dice: bool = True) -> Game:
         """Load a saved game (format 1 or 2): replay its log, checking every roll against
-        its seed.
+        its seed (``check_dice=False`` only for a game whose dice the players typed in).
 
         :raises InvalidActionError: not a saved game of a known format, a field missing or
             of the wrong type, or a roll the seed does not give.
@@ -481,7 +481,7 @@ class Game:
             raise InvalidActionError(_("the saved game's options must be an object"))
         ruleset = get_ruleset(str(data["rules"]), **options)
         return cls.replay(ruleset, seats, seed, [action_from_dict(a) for a in log],
-                          check_dice=True, roll_off=bool(data.get("roll_off", False)),
+                          check_dice=check_dice, roll_off=bool(data.get("roll_off", False)),
                           first=data.get("first"))
 
     @classmethod
