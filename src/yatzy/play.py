@@ -242,39 +242,6 @@ def help_table(view: GameView) -> Table:
     return grid
 
 
-def rolled_text(e: Rolled) -> str:
-    dice = f"[bold yellow]{show_dice(e.dice)}[/]"
-    if e.roll == 1:
-        return _("rolls {dice}").format(dice=dice)
-    if not e.kept:
-        return _("rolls all the dice again: {dice}").format(dice=dice)
-    return _("keeps {kept} and rolls again: {dice}").format(kept=show_dice(e.kept), dice=dice)
-
-
-def scored_text(e: Scored, box_name: str, tiles: TilesMoved | None) -> str:
-    """ "scores 9 in 3 Threes; tile 3 goes out, tile 9 comes back; tiles out: 3 4 5"."""
-    text = ngettext("scores {points} in {box} and a Yahtzee bonus of {bonus}",
-                    "scores {points} in {box} and a Yahtzee bonus of {bonus}", e.points) if e.yahtzee_bonus \
-        else ngettext("scores {points} in {box}", "scores {points} in {box}", e.points)
-    parts = [text.format(points=e.points, box=box_name, bonus=e.yahtzee_bonus)]
-    if e.bank:
-        parts.append(_("saved rolls: {n}").format(n=e.bank))
-    if tiles is not None:
-        out, back = tiles.tiles_out, tiles.tiles_back
-        moved = ([ngettext("tile {tiles} goes out", "tiles {tiles} go out", len(out)).format(
-            tiles=show_dice(out))] if out else []) + ([ngettext(
-                "tile {tiles} comes back", "tiles {tiles} come back", len(back)).format(
-                tiles=show_dice(back))] if back else [])
-        parts += [", ".join(moved)] if moved else []
-        parts.append(tiles_text(tiles.board_out))
-    return "; ".join(parts)
-
-
-def restored_text(e: TilesRestored) -> str:
-    return ngettext("brings tile {tiles} back; {out}", "brings tiles {tiles} back; {out}",
-                    len(e.tiles)).format(tiles=show_dice(e.tiles), out=tiles_text(e.board_out))
-
-
 def undone_text(e: Undone, view: GameView) -> str:
     if e.number is None:
         return _("Tiles back out, as before; {tiles}").format(
@@ -314,33 +281,33 @@ class Narrator:
             self.score(self.scored, None, view)
         if isinstance(e, RollOff):
             self.say(roll_off_text(e, view))
-        elif isinstance(e, Rolled) and e.player in self.bots:
-            self.move(e.player, rolled_text(e), view)
-        elif isinstance(e, TilesRestored):
-            self.move(e.player, restored_text(e), view)
+        elif isinstance(e, TilesRestored) or isinstance(e, Rolled) and e.player in self.bots:
+            self.move(e.player, e.describe(), view)  # a person sees their own dice at the prompt
         elif isinstance(e, Scored):
             self.scored = e
         elif isinstance(e, TilesMoved) and self.scored is not None:
             self.score(self.scored, e, view)
-        elif isinstance(e, TurnPassed | Undone):
+        elif isinstance(e, Undone):
             self.heading = None
-            if isinstance(e, Undone):
-                self.say(undone_text(e, view))
-            elif e.player not in self.bots or self.only_bots:
+            self.say(undone_text(e, view))
+        elif isinstance(e, TurnPassed):
+            self.heading = None
+            if e.player not in self.bots or self.only_bots:
                 self.con.print("", scorecard(view))
 
     def move(self, player: int, text: str, view: GameView) -> None:
         """A move: indented under its heading for a bot, after the name for a person."""
         if player not in self.bots:
-            return self.say(f"{name_of(view, player)} {text}")
+            return self.say(f"{name_of(view, player)} {escape(text)}")
         if self.heading != player:
             self.say(f"\n[bold cyan]{name_of(view, player)}[/] · {round_text(view)}")
             self.heading = player
-        self.say(f"  {text}")
+        self.say(f"  {escape(text)}")
 
     def score(self, e: Scored, tiles: TilesMoved | None, view: GameView) -> None:
+        """ "scores 9 in 3 Threes; tile 3 goes out, tile 9 comes back; tiles out: 3 4 5"."""
         self.scored = None
-        self.move(e.player, scored_text(e, box_text(view.players[e.player].boxes[e.number - 1]), tiles), view)
+        self.move(e.player, f"{e.describe()}; {tiles.describe()}" if tiles else e.describe(), view)
 
 
 class LineGame:
@@ -416,11 +383,12 @@ class LineGame:
             got = parse_line(line, view)
             if isinstance(got, Command):
                 return self.command(got, view)
-            if self.held is not None and got != Roll():
-                raise IllegalActionError(_("the game is over: press Enter for the final score") if view.over
-                                         else _("{name} plays next: press Enter to go on").format(
-                                             name=name_of(view, view.current or 0)))
-            if self.held is not None:
+            if self.held is not None:  # a person's score waits: Enter lets the bots play, r too, then rolls
+                if got != Roll() and view.current is None:
+                    raise IllegalActionError(_("the game is over: press Enter for the final score"))
+                if got != Roll():
+                    raise IllegalActionError(_("{name} plays next: press Enter to go on").format(
+                        name=view.players[view.current or 0].name))
                 self.held, self.roll_for = None, self.held
                 return True
             scored = [e for e in self.session.act(got) if isinstance(e, Scored)]
@@ -506,11 +474,6 @@ def hot_seat(game: Game, kinds: Sequence[str] | None = None, lang: str = "en",
     con = console or Console()
     with language(lang):
         if kinds is not None:
-            if len(kinds) != len(game.seats):
-                raise InvalidActionError(ngettext(
-                    "give one kind for the {n} seat: human or a bot level",
-                    "give one kind for each of the {n} seats: human or a bot level", len(game.seats))
-                    .format(n=len(game.seats)))
             game.seats = tuple(Seat(s.name) if k == "human" else Seat(s.name, "bot", k)
                                for s, k in zip(game.seats, kinds, strict=True))
         session = Session(game, lang=lang)

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Literal
 
 from .actions import parse_action
 from .bots import BOTS, Player, make_bot, needs_table
+from .dice import show_dice
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .game import Action, Game, Outcome, Restore, Roll, Score
 from .i18n import _, language, ngettext
@@ -73,6 +74,15 @@ class Event:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
+    def describe(self) -> str:
+        """A move in words, in the current language, for a log under the player's name:
+        "keeps 3 3 and rolls again: 3 3 4 5 6". Empty for events that are not moves."""
+        return ""
+
+
+def _tiles_out(tiles: tuple[int, ...]) -> str:
+    return _("tiles out: {tiles}").format(tiles=show_dice(tiles))
+
 
 @dataclass(frozen=True)
 class RollOff(Event):
@@ -99,6 +109,14 @@ class Rolled(Event):
     roll: int
     """Which roll of the turn this was: 1 for the first."""
 
+    def describe(self) -> str:
+        dice = show_dice(self.dice)
+        if self.roll == 1:
+            return _("rolls {dice}").format(dice=dice)
+        if not self.kept:
+            return _("rolls all the dice again: {dice}").format(dice=dice)
+        return _("keeps {kept} and rolls again: {dice}").format(kept=show_dice(self.kept), dice=dice)
+
 
 @dataclass(frozen=True)
 class Scored(Event):
@@ -114,6 +132,17 @@ class Scored(Event):
     bank: int
     """The player's saved rolls after this score (Maxi, Osto)."""
 
+    def describe(self) -> str:
+        """ "scores 9 in 3 Threes", with a Yahtzee bonus and saved rolls when there are some."""
+        if self.yahtzee_bonus:
+            text = ngettext("scores {points} in {box} and a Yahtzee bonus of {bonus}",
+                            "scores {points} in {box} and a Yahtzee bonus of {bonus}", self.points)
+        else:
+            text = ngettext("scores {points} in {box}", "scores {points} in {box}", self.points)
+        text = text.format(points=self.points, box=box_label(self.number, category_name(self.box)),
+                           bonus=self.yahtzee_bonus)
+        return f"{text}; {_('saved rolls: {n}').format(n=self.bank)}" if self.bank else text
+
 
 @dataclass(frozen=True)
 class TilesMoved(Event):
@@ -126,6 +155,18 @@ class TilesMoved(Event):
     board_out: tuple[int, ...]
     """Every tile out of play now."""
 
+    def describe(self) -> str:
+        """ "tile 3 goes out, tile 9 comes back; tiles out: 3 4 5"."""
+        moved = []
+        if self.tiles_out:
+            moved.append(ngettext("tile {tiles} goes out", "tiles {tiles} go out", len(self.tiles_out))
+                         .format(tiles=show_dice(self.tiles_out)))
+        if self.tiles_back:
+            moved.append(ngettext("tile {tiles} comes back", "tiles {tiles} come back", len(self.tiles_back))
+                         .format(tiles=show_dice(self.tiles_back)))
+        board = _tiles_out(self.board_out)
+        return f"{', '.join(moved)}; {board}" if moved else board
+
 
 @dataclass(frozen=True)
 class TilesRestored(Event):
@@ -135,6 +176,10 @@ class TilesRestored(Event):
     player: int
     tiles: tuple[int, ...]
     board_out: tuple[int, ...]
+
+    def describe(self) -> str:
+        return ngettext("brings tile {tiles} back; {out}", "brings tiles {tiles} back; {out}",
+                        len(self.tiles)).format(tiles=show_dice(self.tiles), out=_tiles_out(self.board_out))
 
 
 @dataclass(frozen=True)
