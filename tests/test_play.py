@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -414,3 +417,20 @@ def test_a_loaded_game_starts_with_the_card() -> None:
     game.score("chance")
     out = play(Game.from_json(game.to_json()), [])
     assert out.index("round 2 of 15") < out.index("Box") < out.index("r to roll")
+
+
+def test_while_a_score_waits_for_the_bots_only_enter_r_u_and_commands_do() -> None:
+    game = Game("yatzy", ["Ann", GREEDY], seed=2)
+    out = play(game, ["r", "s 01", "k 1", "s 2", "c", "u", "s 02", ""])
+    assert out.count("Greedy bot plays next: press Enter to go on") == 2
+    assert set(game.state.players[0].card) == {"twos"} and len(game.state.players[1].card) == 1
+
+
+def test_piped_output_has_no_escape_codes() -> None:
+    yatzy = Path(sys.executable).with_name("yatzy")
+    lines = "r\ns 1\n\nc\nh\nxyz\nk 9\nq\ny\nn\n"
+    command = [str(yatzy), "play", "--rules", "dozzy", "--players", "Ann,bot:dozzy", "--seed", "2"]
+    r = subprocess.run(command, input=lines, capture_output=True, text=True, check=True,
+                       env={**os.environ, "NO_COLOR": "1"})
+    assert "\x1b" not in r.stdout + r.stderr and "Dozzy bot · round 1 of 21" in r.stdout
+    assert r.stdout.startswith("r roll")

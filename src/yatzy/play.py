@@ -84,7 +84,8 @@ def parse_line(line: str, view: GameView) -> Action | Command:
         if not words[1:]:
             raise InvalidActionError(_("name the box to fill by its number, e.g. s 3"))
         boxes = view.players[0].boxes
-        found = next((b for b in boxes if words[1].lower() in (str(b.number), b.id)), None)
+        key = str(int(words[1])) if words[1].isdigit() else words[1].lower()
+        found = next((b for b in boxes if key in (str(b.number), b.id)), None)
         if found is None and words[1].isdigit():
             raise InvalidActionError(_("there is no box {n}: the boxes are numbered 1 to {last}").format(
                 n=int(words[1]), last=len(boxes)))
