@@ -120,7 +120,7 @@ def round_text(view: GameView) -> str:
 
 def rolls_text(view: GameView) -> str:
     """ "2 rolls left"; with saved rolls the two kinds apart: "rolls left: 1 + 2 saved"."""
-    if view.has_saved_rolls and view.rolls_left + view.saved_rolls:
+    if view.has_saved_rolls and (view.rolls_left or view.saved_rolls):
         return _("rolls left: {n} + {saved} saved").format(n=view.rolls_left, saved=view.saved_rolls)
     if not view.rolls_left:
         return _("no rolls left")
@@ -176,8 +176,9 @@ def dice_lines(view: GameView) -> list[RenderableType]:
         status += f"  ·  {tiles_text(view.board.tiles_out)}"
     cells = [f"{box_label(o.number, escape(o.name))} [bold]{o.points}[/]" if o.points else
              f"[dim]{box_label(o.number, escape(o.name))} 0[/]" for o in view.score_options]
-    hint = (_("k 335 keeps those dice and rolls the rest, s {n} scores box {n}") if view.rolls_left
-            + view.saved_rolls else _("s {n} scores box {n}")).format(n=view.score_options[0].number)
+    hint = _("k 335 keeps those dice and rolls the rest, s {n} scores box {n}") \
+        if view.rolls_left or view.saved_rolls else _("s {n} scores box {n}")
+    hint = hint.format(n=view.score_options[0].number)
     return [status, Columns(cells, padding=(0, 3)), f"[dim]{hint}[/]"]
 
 
