@@ -37,6 +37,9 @@ def parse(text: str, n: int | None = None) -> Dice:
     digits = [ch for ch in text if not ch.isspace() and ch != ","]
     bad = [ch for ch in digits if ch not in "123456"]
     if bad:
+        if len(digits) == 1:
+            raise InvalidActionError(
+                _("“{face}” is not a die face; write faces 1 to 6, e.g. 66622").format(face=bad[0]))
         raise InvalidActionError(
             _("“{text}” is not a roll: “{face}” is not a die face; write faces 1 to 6, e.g. 66622")
             .format(text=text, face=bad[0])
