@@ -1,0 +1,126 @@
+"""The terminal game: a new game screen, the play screen, and what they remember.
+
+``run()`` opens it; ``yatzy play`` calls it on a terminal. The app keeps the game for the
+next start after every move (so ctrl+c or a closed terminal loses nothing) and remembers
+the last setup and the low-vision choice (ctrl+t: black on yellow, large dice).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.theme import Theme
+
+from ..game import Game
+from ..i18n import LANGUAGES, _, language
+from ..session import Session
+from ..views import and_list
+from .dialogs import ConfirmScreen
+from .play import PlayScreen
+from .settings import Settings, forget_autosave, load_autosave
+from .setup import NewGameScreen
+
+BLACK, YELLOW = "#000000", "#ffff00"
+"""Black on yellow: a contrast of 19.6 to 1."""
+
+CONTRAST = Theme(
+    name="yatzy-contrast", primary=BLACK, secondary=BLACK, accent=BLACK, warning=BLACK, error=BLACK,
+    success=BLACK, foreground=BLACK, background=YELLOW, surface=YELLOW, panel=YELLOW, boost=YELLOW,
+    dark=False,
+    variables={name: BLACK for name in (
+        "text", "text-muted", "text-disabled", "text-primary", "text-secondary", "text-accent",
+        "text-warning", "text-error", "text-success", "foreground-muted", "foreground-disabled", "border",
+        "border-blurred",
+        "scrollbar", "scrollbar-hover", "scrollbar-active", "block-cursor-background",
+        "block-cursor-blurred-background", "input-cursor-background", "input-selection-background",
+        "footer-key-foreground", "footer-description-foreground", "button-foreground",
+        "button-color-foreground", "link-color", "link-color-hover", "primary-muted", "secondary-muted",
+        "accent-muted", "warning-muted", "error-muted", "success-muted", "screen-selection-background")}
+    | {name: YELLOW for name in (
+        "block-cursor-foreground", "block-cursor-blurred-foreground", "input-cursor-foreground",
+        "input-selection-foreground", "block-hover-background", "scrollbar-background",
+        "scrollbar-background-hover", "scrollbar-background-active", "scrollbar-corner-color",
+        "footer-background", "surface-active", "link-background-hover", "screen-selection-foreground")}
+    | {"block-cursor-text-style": "bold", "block-cursor-blurred-text-style": "bold",
+       "button-focus-text-style": "bold reverse", "input-cursor-text-style": "reverse"},
+)
+"""Low vision: black on yellow everywhere, marks in reverse (yellow on black), no shade of grey."""
+NORMAL = "textual-dark"
+
+
+class YatzyApp(App[Game | None]):
+    """Returns the game played (finished or not) from ``run``, or None if none was started."""
+
+    CSS_PATH = "yatzy.tcss"
+    TITLE = "Yatzy"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [
+        Binding("ctrl+t", "low_vision", show=False, priority=True),
+        Binding("ctrl+c", "quit", show=False, priority=True),
+        Binding("ctrl+q", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, game: Game | None = None, *, lang: str | None = None, save_path: Path | None = None,
+                 pace: float | None = None, offer_resume: bool = True) -> None:
+        super().__init__()
+        self.settings = Settings.load()
+        self.lang = lang if lang in LANGUAGES else self.settings.setup.lang
+        self.start_with = game
+        self.save_path = save_path
+        self.pace = pace
+        self.offer_resume = offer_resume
+        self.played: Game | None = None
+        self.register_theme(CONTRAST)
+
+    def on_mount(self) -> None:
+        self.apply_low_vision()
+        if self.start_with is not None:
+            self.play(self.start_with)
+            return
+        self.push_screen(NewGameScreen(self.settings))
+        waiting = load_autosave() if self.offer_resume else None
+        if waiting is not None:
+            with language(self.lang):
+                question = _("A game was left unfinished: {title}, {players}, round {n} of {rounds}. "
+                             "Go on with it?").format(
+                    title=_(waiting.ruleset.title), players=and_list([s.name for s in waiting.seats]),
+                    n=waiting.round_number, rounds=waiting.ruleset.turns)
+            self.push_screen(ConfirmScreen(self.lang, question), lambda yes: self.resume(waiting, bool(yes)))
+
+    def resume(self, game: Game, yes: bool) -> None:
+        if yes:
+            self.play(game)
+        else:
+            forget_autosave()
+
+    def play(self, game: Game, lang: str | None = None) -> None:
+        """Play ``game``: the play screen takes the place of whatever is on show."""
+        self.lang = lang or self.lang
+        self.played = game
+        screen = PlayScreen(Session(game, lang=self.lang, bot_seed=game.seed), pace=self.pace,
+                            save_path=self.save_path)
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def new_game(self) -> None:
+        self.save_path = None
+        self.switch_screen(NewGameScreen(self.settings))
+
+    def apply_low_vision(self) -> None:
+        on = self.settings.low_vision
+        self.theme = CONTRAST.name if on else NORMAL
+        self.set_class(on, "-large")
+        for die in self.query("Die"):
+            die.refresh(layout=True)
+
+    def action_low_vision(self) -> None:
+        self.settings.low_vision = not self.settings.low_vision
+        self.settings.save()
+        self.apply_low_vision()
+
+    async def action_quit(self) -> None:
+        self.exit(self.played)

@@ -1,0 +1,146 @@
+"""The coach panel: every move for the dice on the table, ranked by the exact solver.
+
+The first use of a ruleset builds its table in a worker thread (minutes for Maxi, seconds
+for most) with a progress bar; the game goes on meanwhile, and the panel follows the game:
+each new roll is ranked as it comes. DOZZY has no exact table (the shared board is beyond
+the solver), and the panel says so.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import ProgressBar, Static
+
+from ..game import Game, Score
+from ..i18n import _, language
+from ..rules import Ruleset
+from ..solver.coach import Coach, Option, Position
+from ..solver.solve import solve
+from ..views import GameView
+
+SHOWN = 6
+"""How many moves the panel lists, best first."""
+
+_tables: dict[tuple[str, tuple[tuple[str, object], ...]], Coach] = {}
+_lock = threading.Lock()
+
+
+def coach_for(ruleset: Ruleset, progress: Callable[[int, int], None] | None = None) -> Coach:
+    """The coach of a ruleset: its table built (or loaded) once per process, one build at a time."""
+    key = (ruleset.name, tuple(ruleset.options))
+    with _lock:
+        if key not in _tables:
+            _tables[key] = Coach(solve(ruleset, progress=progress))
+        return _tables[key]
+
+
+def solve_once(ruleset: Ruleset, progress: Callable[[int, int], None] | None = None) -> None:
+    """Build a table without racing another build of it (the bots' preparation uses this too)."""
+    coach_for(ruleset, progress)
+
+
+def ready(ruleset: Ruleset) -> bool:
+    return (ruleset.name, tuple(ruleset.options)) in _tables
+
+
+class CoachPanel(Vertical):
+    """Shown and hidden with c. ``options`` holds the ranked moves on show, best first."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__(id="coach")
+        self.lang = lang
+        self.options: list[Option] = []
+        """The moves ranked for the position of ``version``, best first."""
+        self.version: int | None = None
+        self.wanted: int | None = None
+
+    def compose(self) -> ComposeResult:
+        with language(self.lang):
+            yield Static(Text(_("Coach · the exact solver"), style="bold"), id="coach-title")
+        yield ProgressBar(id="coach-progress", show_eta=False)
+        yield Static(id="coach-body")
+
+    def on_mount(self) -> None:
+        self.query_one(ProgressBar).display = False
+
+    def follow(self, view: GameView, game: Game) -> None:
+        """Rank the moves of this view's position, or say why there are none."""
+        body = self.query_one("#coach-body", Static)
+        with language(self.lang):
+            if view.board is not None:
+                self.options, self.version = [], None
+                body.update(Text(_("DOZZY has no exact table: its shared tile board is beyond the solver. "
+                                   "The coach helps in every other game.")))
+                return
+            if view.over or view.dice is None or not view.score_options:
+                self.options, self.version = [], None
+                body.update(Text(_("Roll, and the coach ranks every keep and every box for your dice.")))
+                return
+        if self.version == view.version or self.wanted == view.version:
+            return
+        self.wanted = view.version
+        if not ready(game.ruleset):
+            with language(self.lang):
+                body.update(Text(_("Building the {rules} table, once; later games load it. "
+                                   "Play on meanwhile.").format(rules=view.title)))
+        self.rank(game, view.version, view)
+
+    @work(thread=True, exclusive=True, group="coach")
+    def rank(self, game: Game, version: int, view: GameView) -> None:
+        """In a worker thread: the table (built once), then the ranked moves of the position."""
+        bar = self.query_one(ProgressBar)
+
+        def progress(done: int, total: int) -> None:
+            def show() -> None:
+                bar.display = True
+                bar.update(total=total, progress=done)
+            self.app.call_from_thread(show)
+
+        coach = coach_for(game.ruleset, progress)
+
+        def position() -> Position | None:
+            """Read on the UI thread, where the game changes: None if it has moved on."""
+            if len(game.log) != version or game.state.dice is None:
+                return None
+            return coach.position_of(game)
+
+        pos = self.app.call_from_thread(position)
+        options = coach.options(pos) if pos is not None else []
+        self.app.call_from_thread(self.show, version, options, view)
+
+    def show(self, version: int, options: list[Option], view: GameView) -> None:
+        self.query_one(ProgressBar).display = False
+        if version != self.wanted:
+            return  # the game has moved on; a newer ranking is on its way
+        self.options, self.version = options, version
+        with language(self.lang):
+            self.query_one("#coach-body", Static).update(self.table(options, view))
+
+    def table(self, options: list[Option], view: GameView) -> Text:
+        """The best moves: what to do, the points to expect from here, what each gives up, and for
+        a keep the odds of each box by the end of the turn."""
+        names = {b.id: b.name for b in view.players[0].boxes}
+        numbers = {b.id: b.number for b in view.players[0].boxes}
+        text = Text()
+        text.append(f"{'':2} {_('move'):<22} {_('expected'):>9} {_('regret'):>8}\n", style="bold")
+        for n, o in enumerate(options[:SHOWN], 1):
+            if isinstance(o.action, Score):
+                move = _("fill {box}").format(box=f"{numbers[o.action.category]} {names[o.action.category]}")
+                if o.points is not None:
+                    move += f" ({o.points})"
+            else:
+                move = o.action.describe()
+            regret = _("best") if o.regret < 0.05 else f"−{o.regret:.1f}"
+            text.append(f"{n:>2} {move:<22} {o.value:>9.1f} {regret:>8}\n", style="bold" if n == 1 else "")
+            if o.odds:
+                odds = " · ".join(f"{names[c]} {p:.0%}" for c, p in o.odds[:3])
+                text.append(f"   {odds}\n", style="italic")
+        if len(options) > SHOWN:
+            text.append(_("… and {n} more moves").format(n=len(options) - SHOWN))
+        return text

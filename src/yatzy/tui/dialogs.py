@@ -1,0 +1,132 @@
+"""Small screens over the game: help, a yes/no question, a choice from a list, saving, resuming."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..i18n import _, language
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the play screen, in the player's language."""
+
+    BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", show=False)]
+
+    def __init__(self, lang: str, dozzy: bool) -> None:
+        super().__init__(classes="dialog")
+        self.lang, self.dozzy = lang, dozzy
+
+    def compose(self) -> ComposeResult:
+        with language(self.lang):
+            rows = [
+                ("1 … 6", _("hold or free a die (a click on it too)")),
+                ("r, " + _("space"), _("roll the dice that are not held")),
+                ("↑ ↓", _("pick a box that the dice may fill")),
+                ("Enter", _("fill the picked box (or click it twice)")),
+                ("c", _("the coach: every move ranked by the exact solver")),
+                ("u", _("undo the last score, until the next roll")),
+            ]
+            if self.dozzy:
+                rows.append(("b", _("bring tiles back before the first roll (4 or more out)")))
+            rows += [
+                ("+ −", _("bots play faster or slower")),
+                ("s", _("skip to the end of the bots' moves")),
+                ("ctrl+s", _("save the game to a file (yatzy play --load FILE goes on)")),
+                ("ctrl+t", _("low vision: black on yellow, large dice (remembered)")),
+                ("?", _("this help")),
+                ("q, ctrl+c", _("quit; an unfinished game is kept and offered next time")),
+            ]
+            text = Text()
+            text.append(_("Keys") + "\n\n", style="bold")
+            width = max(len(k) for k, _w in rows)
+            for key, what in rows:
+                text.append(f" {key:<{width}} ", style="bold reverse")
+                text.append(f"  {what}\n")
+            text.append("\n" + _("Esc closes this help."))
+        with Vertical(classes="box"):
+            yield Static(text, id="help-text")
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y or Enter says yes, n or Esc says no."""
+
+    BINDINGS = [Binding("y,enter", "answer(True)", show=False),
+                Binding("n,escape", "answer(False)", show=False)]
+
+    def __init__(self, lang: str, question: str) -> None:
+        super().__init__(classes="dialog")
+        self.lang, self.question = lang, question
+
+    def compose(self) -> ComposeResult:
+        with language(self.lang):
+            hint = _("y: yes · n: no")
+        with Vertical(classes="box"):
+            yield Static(Text(self.question), id="question")
+            yield Static(Text(hint, style="bold"), classes="hint")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class ChoiceScreen(ModalScreen[int | None]):
+    """Pick one of a few choices: arrows and Enter, or its number; Esc picks none."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "pick(None)", show=False),
+        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10))]
+
+    def __init__(self, lang: str, question: str, choices: list[str]) -> None:
+        super().__init__(classes="dialog")
+        self.lang, self.question, self.choices = lang, question, choices
+
+    def compose(self) -> ComposeResult:
+        with language(self.lang):
+            hint = _("↑ ↓ and Enter, or the number · Esc: back")
+        with Vertical(classes="box"):
+            yield Static(Text(self.question, style="bold"))
+            yield OptionList(*[Option(f"{n}  {c}", id=str(n - 1)) for n, c in enumerate(self.choices, 1)],
+                             id="choices")
+            yield Static(Text(hint), classes="hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option_index)
+
+    def action_pick(self, index: int | None) -> None:
+        if index is None or index < len(self.choices):
+            self.dismiss(index)
+
+
+class SaveScreen(ModalScreen[Path | None]):
+    """Ask for a file name; the caller saves and says what happened."""
+
+    BINDINGS = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, lang: str, default: str) -> None:
+        super().__init__(classes="dialog")
+        self.lang, self.default = lang, default
+
+    def compose(self) -> ComposeResult:
+        with language(self.lang):
+            title, hint = _("Save the game to a file"), _("Enter saves · Esc: back to the game")
+        with Vertical(classes="box"):
+            yield Static(Text(title, style="bold"))
+            yield Input(self.default, id="path")
+            yield Static(Text(hint), classes="hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            self.dismiss(Path(event.value.strip()).expanduser())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,43 @@
+"""The end of a game: the standings, best first, from the view's outcome."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..i18n import _, language
+from ..views import GameView
+from .texts import winners_text
+
+
+class EndScreen(ModalScreen[str | None]):
+    """Dismissed with "new" (n), "quit" (q) or None (Esc: back to the final cards)."""
+
+    BINDINGS = [Binding("n", "close('new')", show=False), Binding("q", "close('quit')", show=False),
+                Binding("escape,enter", "close(None)", show=False)]
+
+    def __init__(self, lang: str, view: GameView) -> None:
+        super().__init__(classes="dialog")
+        self.lang, self.view = lang, view
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        assert view.outcome is not None
+        with language(self.lang):
+            text = Text()
+            text.append(_("Final standings") + f" · {view.title}\n\n", style="bold")
+            width = max(len(s.name) for s in view.outcome.standings)
+            for s in view.outcome.standings:
+                line = f" {s.rank:>2}.  {s.name:<{width}}  {s.total:>4} "
+                text.append(line + "\n", style="bold reverse" if s.player in view.outcome.winners else "")
+            text.append("\n" + winners_text(view) + "\n\n", style="bold")
+            text.append(_("n: new game · q: quit · Esc: look at the cards"))
+        with Vertical(classes="box"):
+            yield Static(text, id="standings")
+
+    def action_close(self, choice: str | None) -> None:
+        self.dismiss(choice)

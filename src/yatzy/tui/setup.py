@@ -1,0 +1,216 @@
+"""The new game screen: the game and its house rules, the language, the players, a seed, a roll-off.
+
+What was chosen last time comes back (the settings file); Enter on Start plays it again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from ..bots import BOTS
+from ..errors import YatzyError
+from ..game import Game
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, language
+from ..registry import VARIANTS, OptionSpec, RulesetEntry, get_ruleset
+from ..seats import Seat
+from .settings import Settings, Setup
+
+MAX_PLAYERS = 8
+"""As many cards as fit side by side on a terminal."""
+
+
+def is_switch(spec: OptionSpec) -> bool:
+    return isinstance(spec.default, bool) or spec.choices == (False, True)
+
+
+def entry(rules: str) -> RulesetEntry:
+    return next(e for e in VARIANTS if e.name == rules)
+
+
+def levels(rules: str) -> list[str]:
+    """The bot levels to offer: the DOZZY bot only where there is a board."""
+    board = get_ruleset(rules).uses_board
+    return [b for b in BOTS if b != "dozzy" or board]
+
+
+class NewGameScreen(Screen[None]):
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(id="setup")
+        self.settings = settings
+        self.setup = Setup.from_dict(settings.setup.to_dict())
+        """The setup being edited (a copy: the settings change when the game starts)."""
+        self.focus_after: str | None = "start"
+
+    @property
+    def lang(self) -> str:
+        return self.setup.lang
+
+    # ---- layout -------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with language(self.lang):
+            yield from self.form()
+
+    def form(self) -> ComposeResult:
+        s = self.setup
+        with VerticalScroll(id="setup-form"):
+            yield Static(Text(_("New game"), style="bold"), id="setup-title")
+            with Horizontal(classes="row"):
+                yield Label(_("Game"), classes="field")
+                yield Select([(Text(f"{_(e.title)}"), e.name) for e in VARIANTS], value=s.rules,
+                             allow_blank=False, id="rules", compact=True)
+            with Vertical(id="options"):
+                for spec in entry(s.rules).options:
+                    yield from self.option_row(spec, s.options.get(spec.name, spec.default))
+            with Horizontal(classes="row"):
+                yield Label(_("Language"), classes="field")
+                yield Select([(LANGUAGE_NAMES[code], code) for code in LANGUAGES], value=s.lang,
+                             allow_blank=False, id="lang", compact=True)
+            yield Static(Text(_("Players"), style="bold"), classes="heading")
+            kinds = [(_("person"), "person")]
+            kinds += [(_("bot: {level}").format(level=b), b) for b in levels(s.rules)]
+            codes = [code for _label, code in kinds]
+            with Vertical(id="players"):
+                for i, seat in enumerate(s.seats):
+                    with Horizontal(classes="player"):
+                        yield Input(seat.name, placeholder=_("name"), id=f"name-{i}", classes="name",
+                                    compact=True)
+                        kind = seat.level if seat.is_bot and seat.level in codes else "person"
+                        yield Select(kinds, value=kind, allow_blank=False, id=f"kind-{i}", classes="kind",
+                                     compact=True)
+                        yield Button("↑", id=f"up-{i}", classes="small", compact=True)
+                        yield Button("↓", id=f"down-{i}", classes="small", compact=True)
+                        yield Button("✕", id=f"remove-{i}", classes="small", compact=True)
+            yield Button(_("Add a player"), id="add", compact=True)
+            with Horizontal(classes="row"):
+                yield Label(_("Seed"), classes="field")
+                yield Input("" if s.seed is None else str(s.seed), placeholder=_("random dice"),
+                            type="integer", id="seed", compact=True)
+                yield Label(_("the same seed deals the same dice"), classes="help")
+            yield Checkbox(Content(_("Roll-off: each player rolls one die, the highest starts")),
+                           s.roll_off, id="roll-off", compact=True)
+            yield Static(id="error")
+            yield Button(_("Start"), id="start", variant="primary", compact=True)
+            yield Static(Text(_("Tab moves between fields · Enter on Start plays · ctrl+t: low vision · "
+                                "ctrl+c: quit")), classes="hint")
+
+    def option_row(self, spec: OptionSpec, value: object) -> ComposeResult:
+        """One house rule with its one-line meaning."""
+        help_text = _(spec.help)
+        if is_switch(spec):
+            yield Checkbox(Content(help_text), bool(value), id=f"opt-{spec.name}", classes="option",
+                           compact=True)
+            return
+        with Horizontal(classes="row option"):
+            if spec.choices is not None:
+                yield Select([(spec.show(c), c) for c in spec.choices], value=value, allow_blank=False,
+                             id=f"opt-{spec.name}", classes="choice", compact=True)
+            else:
+                yield Input("" if value is None else str(value), placeholder=spec.show(None),
+                            type="integer", id=f"opt-{spec.name}", classes="number", compact=True)
+            yield Label(Content(help_text), classes="help")
+
+    def on_mount(self) -> None:
+        self.refocus()
+
+    def refocus(self) -> None:
+        if self.focus_after:
+            matches = self.query(f"#{self.focus_after}")
+            if matches:
+                matches.first().focus()
+        self.focus_after = None
+
+    # ---- reading the form -----------------------------------------------------------
+    def read(self) -> list[str]:
+        """Take what the widgets show into ``self.setup``; the problems found, in words."""
+        s, problems = self.setup, []
+        options: dict[str, Any] = {}
+        with language(self.lang):
+            for spec in entry(s.rules).options:
+                widget = self.query_one(f"#opt-{spec.name}")
+                if isinstance(widget, Checkbox):
+                    options[spec.name] = widget.value
+                elif isinstance(widget, Select):
+                    options[spec.name] = widget.value
+                elif isinstance(widget, Input):
+                    try:
+                        options[spec.name] = spec.parse(widget.value.strip() or spec.show(None))
+                    except YatzyError as e:
+                        problems.append(str(e))
+            s.options = options
+            seats = []
+            for i in range(len(s.seats)):
+                name = self.query_one(f"#name-{i}", Input).value.strip()
+                kind = self.query_one(f"#kind-{i}", Select).value
+                if kind == "person":
+                    seats.append(Seat(name or _("Player {n}").format(n=i + 1)))
+                else:
+                    seats.append(Seat(name or _("{level} bot").format(level=str(kind).capitalize()), "bot",
+                                      str(kind)))
+            s.seats = seats
+            text = self.query_one("#seed", Input).value.strip()
+            s.seed = int(text) if text.lstrip("-").isdigit() else None
+            s.roll_off = self.query_one("#roll-off", Checkbox).value
+        return problems
+
+    async def redraw(self, focus: str | None = None) -> None:
+        self.focus_after = focus
+        await self.recompose()
+        self.refocus()
+
+    # ---- changes ------------------------------------------------------------------
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "rules" and event.value != self.setup.rules:
+            self.read()
+            self.setup.rules, self.setup.options = str(event.value), {}
+            await self.redraw("rules")
+        elif event.select.id == "lang" and event.value != self.setup.lang:
+            self.read()
+            self.setup.lang = str(event.value)
+            self.app.lang = self.setup.lang  # type: ignore[attr-defined]
+            await self.redraw("lang")
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        name = event.button.id or ""
+        if name == "start":
+            self.start()
+            return
+        self.read()
+        seats = self.setup.seats
+        what, _sep, number = name.partition("-")
+        i = int(number) if number.isdigit() else -1
+        if what == "add" and len(seats) < MAX_PLAYERS:
+            with language(self.lang):
+                seats.append(Seat(_("Player {n}").format(n=len(seats) + 1)))
+            await self.redraw(f"name-{len(seats) - 1}")
+        elif what == "remove" and len(seats) > 1:
+            del seats[i]
+            await self.redraw(f"remove-{min(i, len(seats) - 1)}")
+        elif what in ("up", "down"):
+            j = i - 1 if what == "up" else i + 1
+            if 0 <= j < len(seats):
+                seats[i], seats[j] = seats[j], seats[i]
+                await self.redraw(f"{what}-{j}")
+
+    def start(self) -> None:
+        problems = self.read()
+        s = self.setup
+        game: Game | None = None
+        with language(self.lang):
+            try:
+                game = Game(get_ruleset(s.rules, **s.options), s.seats, s.seed, roll_off=s.roll_off)
+            except YatzyError as e:
+                problems.append(str(e))
+        if problems or game is None:
+            self.query_one("#error", Static).update(Text("\n".join(problems), style="bold"))
+            return
+        self.settings.setup = s
+        self.settings.save()
+        self.app.play(game, s.lang)  # type: ignore[attr-defined]
