@@ -14,6 +14,7 @@ import numpy as np
 
 from .errors import InvalidActionError
 from .game import Action, Game, Restore, Roll, Score
+from .i18n import _
 from .registry import get_ruleset
 from .rules import Ruleset
 from .solver.simulate import Summary
@@ -164,7 +165,8 @@ def make_bot(name: str, ruleset: Ruleset, seed: int | None = None) -> Player:
         level = LEVELS[key]
         assert isinstance(level, float)
         return CoachBot(ruleset, level, seed)
-    raise InvalidActionError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}")
+    raise InvalidActionError(
+        _("unknown bot “{bot}”; choose one of {bots}").format(bot=name, bots=", ".join(BOTS)))
 
 
 def run(game: Game, players: list[Player]) -> Game:

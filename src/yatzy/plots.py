@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InvalidActionError
+from .i18n import _
 from .solver.convergence import CapPoint
 from .solver.simulate import Summary
 
@@ -24,7 +25,8 @@ def _pyplot() -> Any:
         import matplotlib
     except ImportError:
         raise InvalidActionError(
-            "plots need matplotlib, which is not installed; install it with: pip install 'yatzy[plot]'"
+            _("plots need matplotlib, which is not installed; install it with: {command}").format(
+                command="pip install 'yatzy[plot]'")
         ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -39,17 +41,23 @@ def check_plot_path(path: str | os.PathLike[str]) -> None:
     """
     p = Path(path)
     if p.is_dir():
-        raise InvalidActionError(f"{p} is a folder; give a file name for the plot, e.g. {p / 'plot.png'}")
-    if p.suffix.lower() not in PLOT_FORMATS:
-        kind = f"not {p.suffix}" if p.suffix else f"and {p.name} has none"
         raise InvalidActionError(
-            f"a plot is saved as {', '.join(PLOT_FORMATS[:-1])} or {PLOT_FORMATS[-1]} "
-            f"(the suffix picks the format), {kind}")
+            _("{path} is a folder; give a file name for the plot, e.g. {example}").format(
+                path=p, example=p / "plot.png"))
+    if p.suffix.lower() not in PLOT_FORMATS:
+        formats = ", ".join(PLOT_FORMATS[:-1]) + _(" or ") + PLOT_FORMATS[-1]
+        if p.suffix:
+            why = _("a plot is saved as {formats} (the suffix picks the format), not {suffix}")
+        else:
+            why = _("a plot is saved as {formats} (the suffix picks the format), and {name} has none")
+        raise InvalidActionError(why.format(formats=formats, suffix=p.suffix, name=p.name))
     folder = p.parent
     if not folder.is_dir():
-        raise InvalidActionError(f"cannot save the plot to {p}: there is no folder {folder}")
+        raise InvalidActionError(_("cannot save the plot to {path}: there is no folder {folder}").format(
+            path=p, folder=folder))
     if not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise InvalidActionError(f"cannot save the plot to {p}: no permission to write there")
+        raise InvalidActionError(
+            _("cannot save the plot to {path}: no permission to write there").format(path=p))
 
 
 def plot_histogram(summary: Summary, path: str, title: str) -> None:
@@ -60,9 +68,10 @@ def plot_histogram(summary: Summary, path: str, title: str) -> None:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     lo, hi = int(summary.scores.min()), int(summary.scores.max())
     ax.hist(summary.scores, bins=range(lo, hi + 6, 5), color="#3a7bd5", edgecolor="white")
-    ax.axvline(summary.mean, color="#d9534f", linewidth=2, label=f"mean {summary.mean:.1f}")
-    ax.set_xlabel("final score")
-    ax.set_ylabel("games")
+    ax.axvline(summary.mean, color="#d9534f", linewidth=2,
+               label=_("mean {mean}").format(mean=f"{summary.mean:.1f}"))
+    ax.set_xlabel(_("final score"))
+    ax.set_ylabel(_("number of games"))
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()
@@ -81,10 +90,10 @@ def plot_convergence(points: list[CapPoint], path: str, title: str) -> None:
     ys = [p.expected_score for p in points]
     ax.plot(xs, ys, marker="o", color="#3a7bd5")
     ax.axhline(ys[-1], color="#999999", linestyle="--", linewidth=1,
-               label=f"cap {xs[-1]}: {ys[-1]:.4f}")
+               label=_("cap {cap}: {value}").format(cap=xs[-1], value=f"{ys[-1]:.4f}"))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("bank cap (saved rolls the solver tracks)")
-    ax.set_ylabel("expected score, optimal play")
+    ax.set_xlabel(_("bank cap (saved rolls the solver tracks)"))
+    ax.set_ylabel(_("expected score, optimal play"))
     ax.set_title(title)
     ax.legend(loc="lower right")
     fig.tight_layout()

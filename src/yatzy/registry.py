@@ -10,6 +10,7 @@ from typing import Any
 from . import scoring as s
 from .dice import Counts
 from .errors import InvalidActionError, UnknownRulesetError
+from .i18n import N_, _
 from .rules import UPPER_IDS, Bonus, Category, DozzyRuleset, Ruleset, YahtzeeRuleset
 
 
@@ -20,16 +21,17 @@ class OptionSpec:
     name: str
     default: object
     help: str
+    """What the option means, in English: marked with ``N_``, shown with ``_(spec.help)``."""
     choices: tuple[object, ...] | None = None
     low: int = 0
     """Numbers: the smallest value the rules can use."""
     high: int | None = None
     """Numbers: the largest value the rules can use (None: no upper bound)."""
     none_means: str = "none"
-    """How a None value reads (bank_cap: "no cap")."""
+    """How a None value is typed (bank_cap: "no-cap")."""
 
     def show(self, value: object) -> str:
-        """A value as a player reads it: on/off, "no cap", 63."""
+        """A value as typed after ``--option name=``: on/off, no-cap, 63 (the same in every language)."""
         if isinstance(value, bool):
             return "on" if value else "off"
         return self.none_means if value is None else str(value)
@@ -47,14 +49,14 @@ class OptionSpec:
                 return True
             if text in ("0", "false", "no", "off"):
                 return False
-            raise InvalidActionError(f"option {self.name} is on or off (true or false), not “{value}”")
+            raise InvalidActionError(_("option {name} is on or off (true or false), not “{value}”").format(
+                name=self.name, value=value))
         if self.choices is not None:
             for choice in self.choices:
                 if str(choice) == str(value).strip().lower() or choice == value:
                     return choice
-            raise InvalidActionError(
-                f"option {self.name} is one of {', '.join(map(str, self.choices))}, not “{value}”"
-            )
+            raise InvalidActionError(_("option {name} is one of {choices}, not “{value}”").format(
+                name=self.name, choices=", ".join(map(str, self.choices)), value=value))
         if value is None or str(value).strip().lower() in ("none", "no-cap", "no_cap", ""):
             if self.default is None:
                 return None
@@ -62,32 +64,50 @@ class OptionSpec:
             number = int(str(value))
         except ValueError:
             raise InvalidActionError(
-                f"option {self.name} takes a whole number, not “{value}”"
+                _("option {name} takes a whole number, not “{value}”").format(name=self.name, value=value)
             ) from None
         if number < self.low or (self.high is not None and number > self.high):
-            allowed = f"{self.low} or more" if self.high is None else f"{self.low} to {self.high}"
-            raise InvalidActionError(f"option {self.name} must be {allowed}, not {number}")
+            if self.high is None:
+                why = _("option {name} must be {low} or more, not {number}")
+            else:
+                why = _("option {name} must be {low} to {high}, not {number}")
+            raise InvalidActionError(why.format(name=self.name, low=self.low, high=self.high, number=number))
         return number
 
 
 MUST_KEEP_ONE = OptionSpec(
-    "must_keep_one", False, "at least one die must be kept before a re-roll", (False, True)
+    "must_keep_one", False, N_("at least one die must be kept before a re-roll"), (False, True)
 )
-THRESHOLD_63 = OptionSpec("bonus_threshold", 63, "upper total that earns the 50-point bonus",
+THRESHOLD_63 = OptionSpec("bonus_threshold", 63, N_("upper total that earns the 50-point bonus"),
                           low=1, high=105)
 FH_YATZY = OptionSpec(
-    "full_house_accepts_yatzy", False, "five of a kind also scores as full house", (False, True)
+    "full_house_accepts_yatzy", False, N_("five of a kind also scores as full house"), (False, True)
 )
 TP_FOUR = OptionSpec(
-    "two_pairs_accepts_four", False, "four of a kind also scores as two pairs (4 x face)",
+    "two_pairs_accepts_four", False, N_("four of a kind also scores as two pairs (4 x face)"),
     (False, True),
 )
-BANK_CAP = OptionSpec("bank_cap", None, "most saved rolls a player may hold (none: no cap)",
-                      high=99, none_means="no cap")
+BANK_CAP = OptionSpec("bank_cap", None, N_("most saved rolls a player may hold"),
+                      high=99, none_means="no-cap")
+
+_UPPER_RULES = (N_("1 x number of 1s"), N_("2 x number of 2s"), N_("3 x number of 3s"),
+                N_("4 x number of 4s"), N_("5 x number of 5s"), N_("6 x number of 6s"))
+"""The rule of each upper box, one literal string per face so a catalog can word each."""
+
+_SUM_RULES = {
+    7: N_("7 x number of disjoint dice pairs adding to 7"),
+    8: N_("8 x number of disjoint dice pairs adding to 8"),
+    9: N_("9 x number of disjoint dice pairs adding to 9"),
+    10: N_("10 x number of disjoint dice pairs adding to 10"),
+    11: N_("11 x number of disjoint dice pairs adding to 11"),
+    12: N_("12 x number of disjoint dice pairs adding to 12"),
+}
+"""DOZZY's rows 7-12, likewise."""
+
 
 def _upper(dice: int, prefix: str = "") -> list[Category]:
     return [
-        Category(f"n{f}" if prefix else UPPER_IDS[f - 1], f"{f} x number of {f}s", f * dice,
+        Category(f"n{f}" if prefix else UPPER_IDS[f - 1], _UPPER_RULES[f - 1], f * dice,
                  partial(s.upper, face=f), kind="number", section="upper", face=f)
         for f in range(1, 7)
     ]
@@ -100,21 +120,21 @@ def _sets(id_: str, rule: str, top: int, score: Callable[[Counts], int], per_fac
 
 def _scandinavian_lower(fh_yatzy: bool, tp_four: bool) -> list[Category]:
     return [
-        _sets("one_pair", "2 x highest pair", 12, partial(s.of_a_kind, n=2), 2),
-        _sets("two_pairs", "two different pairs: their sum"
-              + (" (four of a kind counts, 4 x face)" if tp_four else ""), 24 if tp_four else 22,
+        _sets("one_pair", N_("2 x highest pair"), 12, partial(s.of_a_kind, n=2), 2),
+        _sets("two_pairs", N_("two different pairs: their sum (four of a kind counts, 4 x face)") if tp_four
+              else N_("two different pairs: their sum"), 24 if tp_four else 22,
               partial(s.pairs, n=2, accept_four=tp_four), 2, 2),
-        _sets("three_of_a_kind", "3 x face shown 3+ times", 18, partial(s.of_a_kind, n=3), 3),
-        _sets("four_of_a_kind", "4 x face shown 4+ times", 24, partial(s.of_a_kind, n=4), 4),
-        Category("small_straight", "exactly 1-2-3-4-5: 15", 15,
+        _sets("three_of_a_kind", N_("3 x face shown 3+ times"), 18, partial(s.of_a_kind, n=3), 3),
+        _sets("four_of_a_kind", N_("4 x face shown 4+ times"), 24, partial(s.of_a_kind, n=4), 4),
+        Category("small_straight", N_("exactly 1-2-3-4-5: 15"), 15,
                  partial(s.straight, low=1, high=5, points=15), kind="straight"),
-        Category("large_straight", "exactly 2-3-4-5-6: 20", 20,
+        Category("large_straight", N_("exactly 2-3-4-5-6: 20"), 20,
                  partial(s.straight, low=2, high=6, points=20), kind="straight"),
-        Category("full_house", "exactly 3 + 2 of different faces: sum of dice"
-                 + (" (five of a kind counts)" if fh_yatzy else ""), 30 if fh_yatzy else 28,
+        Category("full_house", N_("exactly 3 + 2 of different faces: sum of dice (five of a kind counts)")
+                 if fh_yatzy else N_("exactly 3 + 2 of different faces: sum of dice"), 30 if fh_yatzy else 28,
                  partial(s.full_house_exact, accept_yatzy=fh_yatzy)),
-        Category("chance", "sum of dice", 30, s.total, kind="chance"),
-        Category("yatzy", "five of a kind: 50", 50, partial(s.all_same, points=50), kind="yatzy"),
+        Category("chance", N_("sum of dice"), 30, s.total, kind="chance"),
+        Category("yatzy", N_("five of a kind: 50"), 50, partial(s.all_same, points=50), kind="yatzy"),
     ]
 
 
@@ -154,24 +174,25 @@ def _build_kids(e: RulesetEntry, o: Mapping[str, Any]) -> Ruleset:
 
 def _build_maxi(e: RulesetEntry, o: Mapping[str, Any]) -> Ruleset:
     cats = _upper(6) + [
-        _sets("one_pair", "2 x highest pair", 12, partial(s.of_a_kind, n=2), 2),
-        _sets("two_pairs", "two different pairs: best sum", 22, partial(s.pairs, n=2), 2, 2),
-        _sets("three_pairs", "three different pairs: sum of the six dice", 30, partial(s.pairs, n=3), 2, 3),
-        _sets("three_of_a_kind", "3 x face shown 3+ times", 18, partial(s.of_a_kind, n=3), 3),
-        _sets("four_of_a_kind", "4 x face shown 4+ times", 24, partial(s.of_a_kind, n=4), 4),
-        _sets("five_of_a_kind", "5 x face shown 5+ times", 30, partial(s.of_a_kind, n=5), 5),
-        Category("small_straight", "1-2-3-4-5 present: 15", 15,
+        _sets("one_pair", N_("2 x highest pair"), 12, partial(s.of_a_kind, n=2), 2),
+        _sets("two_pairs", N_("two different pairs: best sum"), 22, partial(s.pairs, n=2), 2, 2),
+        _sets("three_pairs", N_("three different pairs: sum of the six dice"), 30, partial(s.pairs, n=3),
+              2, 3),
+        _sets("three_of_a_kind", N_("3 x face shown 3+ times"), 18, partial(s.of_a_kind, n=3), 3),
+        _sets("four_of_a_kind", N_("4 x face shown 4+ times"), 24, partial(s.of_a_kind, n=4), 4),
+        _sets("five_of_a_kind", N_("5 x face shown 5+ times"), 30, partial(s.of_a_kind, n=5), 5),
+        Category("small_straight", N_("1-2-3-4-5 present: 15"), 15,
                  partial(s.straight, low=1, high=5, points=15), kind="straight"),
-        Category("large_straight", "2-3-4-5-6 present: 20", 20,
+        Category("large_straight", N_("2-3-4-5-6 present: 20"), 20,
                  partial(s.straight, low=2, high=6, points=20), kind="straight"),
-        Category("full_straight", "1-2-3-4-5-6: 21", 21,
+        Category("full_straight", N_("1-2-3-4-5-6: 21"), 21,
                  partial(s.straight, low=1, high=6, points=21), kind="straight"),
-        Category("full_house", "3 + 2 of different faces: best sum of those 5 dice", 28,
+        Category("full_house", N_("3 + 2 of different faces: best sum of those 5 dice"), 28,
                  partial(s.combo, big=3, small=2)),
-        Category("villa", "two different triples: sum of all 6", 33, partial(s.combo, big=3, small=3)),
-        Category("tower", "4 + 2 of different faces: sum of all 6", 34, partial(s.combo, big=4, small=2)),
-        Category("chance", "sum of dice", 36, s.total, kind="chance"),
-        Category("maxi_yatzy", "six of a kind: 100", 100, partial(s.all_same, points=100), kind="yatzy"),
+        Category("villa", N_("two different triples: sum of all 6"), 33, partial(s.combo, big=3, small=3)),
+        Category("tower", N_("4 + 2 of different faces: sum of all 6"), 34, partial(s.combo, big=4, small=2)),
+        Category("chance", N_("sum of dice"), 36, s.total, kind="chance"),
+        Category("maxi_yatzy", N_("six of a kind: 100"), 100, partial(s.all_same, points=100), kind="yatzy"),
     ]
     threshold = o["bonus_threshold"]
     return Ruleset(dice=6, categories=tuple(cats),
@@ -181,15 +202,16 @@ def _build_maxi(e: RulesetEntry, o: Mapping[str, Any]) -> Ruleset:
 
 def _build_yahtzee(e: RulesetEntry, o: Mapping[str, Any]) -> Ruleset:
     lower = [
-        Category("three_of_a_kind", "3+ of a face: sum of all dice", 30, partial(s.of_a_kind_sum, n=3)),
-        Category("four_of_a_kind", "4+ of a face: sum of all dice", 30, partial(s.of_a_kind_sum, n=4)),
-        Category("full_house", "3 + 2 of different faces: 25", 25, partial(s.full_house_fixed, points=25)),
-        Category("small_straight", "any 4 in a row: 30", 30, partial(s.run, length=4, points=30),
+        Category("three_of_a_kind", N_("3+ of a face: sum of all dice"), 30, partial(s.of_a_kind_sum, n=3)),
+        Category("four_of_a_kind", N_("4+ of a face: sum of all dice"), 30, partial(s.of_a_kind_sum, n=4)),
+        Category("full_house", N_("3 + 2 of different faces: 25"), 25,
+                 partial(s.full_house_fixed, points=25)),
+        Category("small_straight", N_("any 4 in a row: 30"), 30, partial(s.run, length=4, points=30),
                  kind="straight"),
-        Category("large_straight", "5 in a row: 40", 40, partial(s.run, length=5, points=40),
+        Category("large_straight", N_("5 in a row: 40"), 40, partial(s.run, length=5, points=40),
                  kind="straight"),
-        Category("yahtzee", "five of a kind: 50", 50, partial(s.all_same, points=50), kind="yatzy"),
-        Category("chance", "sum of dice", 30, s.total, kind="chance"),
+        Category("yahtzee", N_("five of a kind: 50"), 50, partial(s.all_same, points=50), kind="yatzy"),
+        Category("chance", N_("sum of dice"), 30, s.total, kind="chance"),
     ]
     return YahtzeeRuleset(dice=5, categories=tuple(_upper(5) + lower),
                           bonuses=(_upper_bonus(UPPER_IDS, 63, 35),), joker=o["joker"],
@@ -198,7 +220,7 @@ def _build_yahtzee(e: RulesetEntry, o: Mapping[str, Any]) -> Ruleset:
 
 def _build_dozzy(e: RulesetEntry, o: Mapping[str, Any]) -> Ruleset:
     sums = [
-        Category(f"n{k}", f"{k} x number of disjoint dice pairs adding to {k}", 2 * k,
+        Category(f"n{k}", _SUM_RULES[k], 2 * k,
                  partial(s.pair_sums_points, target=k), kind="pair_sum", section="sums", pair_sum=k)
         for k in range(7, 13)
     ]
@@ -230,45 +252,46 @@ class RulesetEntry:
         specs = {spec.name: spec for spec in self.options}
         unknown = sorted(set(options) - set(specs))
         if unknown:
-            raise InvalidActionError(
-                f"{self.name} has no option “{unknown[0]}”; its options are: {', '.join(specs)}"
-            )
+            raise InvalidActionError(_("{rules} has no option “{option}”; its options are: {options}").format(
+                rules=self.name, option=unknown[0], options=", ".join(specs)))
         values = {n: spec.parse(options[n]) if n in options else spec.default
                   for n, spec in specs.items()}
         if values.get("saved_rolls") is False and values.get("bank_cap") is not None:
-            raise InvalidActionError("bank_cap limits saved rolls, so it needs saved_rolls=on")
+            raise InvalidActionError(_("bank_cap limits saved rolls, so it needs saved_rolls=on"))
         return self.builder(self, values)
 
 
 VARIANTS: tuple[RulesetEntry, ...] = (
-    RulesetEntry("yatzy", "Yatzy (Scandinavian)",
+    RulesetEntry("yatzy", N_("Yatzy (Scandinavian)"),
                  ("scandinavian", "nordic", "yatzy-scandinavian", "skandinavisk", "classic"),
                  (MUST_KEEP_ONE, THRESHOLD_63, FH_YATZY, TP_FOUR), _build_yatzy),
-    RulesetEntry("forced", "Forced Yatzy (Pakko / Tvungen)",
+    RulesetEntry("forced", N_("Forced Yatzy (Pakko / Tvungen)"),
                  ("pakko", "pakko-yatzy", "tvungen", "tvungen-yatzy", "forced-yatzy"),
                  (MUST_KEEP_ONE, THRESHOLD_63, FH_YATZY, TP_FOUR,
-                  OptionSpec("order", "down", "fill boxes top-down or bottom-up", ("down", "up"))),
+                  OptionSpec("order", "down", N_("fill boxes top-down or bottom-up"), ("down", "up"))),
                  _build_forced),
-    RulesetEntry("maxi", "Maxi Yatzy (6 dice)", ("maxi-yatzy", "maxiyatzy", "maksi"),
+    RulesetEntry("maxi", N_("Maxi Yatzy (6 dice)"), ("maxi-yatzy", "maxiyatzy", "maksi"),
                  (MUST_KEEP_ONE,
-                  OptionSpec("bonus_threshold", 84, "84 earns +100, 75 earns +50", (84, 75)),
-                  OptionSpec("saved_rolls", True, "unused rolls are saved for later turns", (False, True)),
+                  OptionSpec("bonus_threshold", 84, N_("84 earns +100, 75 earns +50"), (84, 75)),
+                  OptionSpec("saved_rolls", True, N_("unused rolls are saved for later turns"),
+                             (False, True)),
                   BANK_CAP), _build_maxi),
-    RulesetEntry("osto", "Osto-Yatzy (saved rolls)", ("osto-yatzy", "ostoyatzy"),
+    RulesetEntry("osto", N_("Osto-Yatzy (saved rolls)"), ("osto-yatzy", "ostoyatzy"),
                  (MUST_KEEP_ONE, THRESHOLD_63, FH_YATZY, TP_FOUR, BANK_CAP), _build_osto),
-    RulesetEntry("kids", "Kids' Yatzy (upper section practice)", ("children", "lasten", "practice"),
+    RulesetEntry("kids", N_("Kids' Yatzy (upper section practice)"), ("children", "lasten", "practice"),
                  (MUST_KEEP_ONE, THRESHOLD_63), _build_kids),
-    RulesetEntry("yahtzee", "Yahtzee (American)", ("american", "hasbro"),
+    RulesetEntry("yahtzee", N_("Yahtzee (American)"), ("american", "hasbro"),
                  (MUST_KEEP_ONE,
-                  OptionSpec("joker", "forced", "joker rule for extra Yahtzees", ("forced", "free", "none")),
-                  OptionSpec("yahtzee_bonus", True, "+100 for each extra Yahtzee", (False, True))),
+                  OptionSpec("joker", "forced", N_("joker rule for extra Yahtzees"),
+                             ("forced", "free", "none")),
+                  OptionSpec("yahtzee_bonus", True, N_("+100 for each extra Yahtzee"), (False, True))),
                  _build_yahtzee),
-    RulesetEntry("dozzy", "DOZZY (Yatzy on the DOZEN12 board)", ("dozen12",),
+    RulesetEntry("dozzy", N_("DOZZY (Yatzy on the DOZEN12 board)"), ("dozen12",),
                  (MUST_KEEP_ONE,
-                  OptionSpec("bonus_1_6_strict", False, "rows 1-6 must exceed 63 for the bonus",
+                  OptionSpec("bonus_1_6_strict", False, N_("rows 1-6 must exceed 63 for the bonus"),
                              (False, True)),
                   OptionSpec("sum_tiles_need_faces", False,
-                             "sums 7-12 also need their faces' tiles in play", (False, True))),
+                             N_("sums 7-12 also need their faces' tiles in play"), (False, True))),
                  _build_dozzy),
 )
 """Every ruleset the engine plays, in the order menus list them."""
@@ -287,8 +310,8 @@ def find_variant(name: str) -> RulesetEntry:
     if key not in ALIASES:
         aliases = ", ".join(sorted(a for a in ALIASES if a not in RULESETS))
         raise UnknownRulesetError(
-            f"unknown ruleset “{name}”; known rulesets: {', '.join(RULESETS)} (also: {aliases})"
-        )
+            _("unknown ruleset “{name}”; known rulesets: {rulesets} (also: {aliases})").format(
+                name=name, rulesets=", ".join(RULESETS), aliases=aliases))
     return next(e for e in VARIANTS if e.name == ALIASES[key])
 
 
@@ -307,7 +330,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for pair in pairs:
         if "=" not in pair:
-            raise InvalidActionError(f"options are written name=value, got {pair!r}")
+            raise InvalidActionError(_("options are written name=value, not “{pair}”").format(pair=pair))
         k, v = pair.split("=", 1)
         out[k.strip().replace("-", "_")] = v.strip()
     return out

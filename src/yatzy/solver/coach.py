@@ -11,6 +11,7 @@ from ..actions import Roll, Score
 from ..dice import Dice, sub_multisets
 from ..errors import IllegalActionError, InvalidActionError
 from ..game import Game
+from ..i18n import _, ngettext
 from ..rules import Ruleset
 from . import kernel, playout
 from .solve import Solution
@@ -90,13 +91,16 @@ class Coach:
         d = rs.check_dice(dice)
         _check_upper(rs, names, upper)
         if not 0 <= rolls_left <= spec.levels:
-            raise InvalidActionError(f"rolls left must be 0 to {spec.levels} here, not {rolls_left}")
+            raise InvalidActionError(_("rolls left must be 0 to {most} here, not {n}").format(
+                most=spec.levels, n=rolls_left))
         if spec.mode == kernel.MODE_BANK:
             _check_saved(rs, aux)
             if aux > spec.bank_cap:
-                raise InvalidActionError(f"saved rolls must be 0 to {spec.bank_cap} here, not {aux}")
+                raise InvalidActionError(_("saved rolls must be 0 to {most} here, not {n}").format(
+                    most=spec.bank_cap, n=aux))
         elif aux not in (0, 1) or (aux == 1 and spec.n_aux != 2):
-            raise InvalidActionError(f"aux is 1 when the Yahtzee box holds 50 in yahtzee, else 0; not {aux}")
+            raise InvalidActionError(
+                _("aux is 1 when the Yahtzee box holds 50 in yahtzee, else 0; not {aux}").format(aux=aux))
         elif aux == 1:
             _check_yahtzee_50(rs, names)
         return Position(names, upper or 0, d, rolls_left, aux)
@@ -105,8 +109,8 @@ class Coach:
         """The coach's view of the current player's position in a running game."""
         rs, st, p = self.spec.ruleset, game.state, game.player
         if st.dice is None:
-            raise IllegalActionError("roll first: the coach ranks options for dice on the table")
-        is_upper, _, _ = self.spec.bonus
+            raise IllegalActionError(_("roll first: the coach ranks options for dice on the table"))
+        is_upper = self.spec.bonus[0]
         upper = sum(v for c, v in p.card.items() if is_upper[self.ids.index(c)])
         if rs.saved_rolls:
             aux = min(p.bank, self.spec.bank_cap)
@@ -223,8 +227,11 @@ def check_position(ruleset: Ruleset, filled: Iterable[str], dice: Iterable[int],
         _check_yahtzee_50(ruleset, names)
     turn = ruleset.rolls_per_turn - 1
     if not 0 <= rolls_left <= turn:
-        apart = " (saved rolls are counted apart)" if ruleset.saved_rolls else ""
-        raise InvalidActionError(f"rolls left this turn must be 0 to {turn}{apart}, not {rolls_left}")
+        if ruleset.saved_rolls:
+            why = _("rolls left this turn must be 0 to {most} (saved rolls are counted apart), not {n}")
+        else:
+            why = _("rolls left this turn must be 0 to {most}, not {n}")
+        raise InvalidActionError(why.format(most=turn, n=rolls_left))
     return names, d
 
 
@@ -233,28 +240,29 @@ def _check_filled(rs: Ruleset, filled: Iterable[str]) -> frozenset[str]:
     listed = list(filled)
     for c in listed:
         if c not in rs.by_id:
-            raise InvalidActionError(
-                f"“{c}” is not a box of {rs.name}; its boxes are: {', '.join(rs.category_ids)}")
+            raise InvalidActionError(_("“{box}” is not a box of {rules}; its boxes are: {boxes}").format(
+                box=c, rules=rs.name, boxes=", ".join(rs.category_ids)))
     twice = next((c for i, c in enumerate(listed) if c in listed[:i]), None)
     if twice is not None:
-        raise InvalidActionError(f"{twice} is named twice among the filled boxes; a box is filled once")
+        raise InvalidActionError(
+            _("{box} is named twice among the filled boxes; a box is filled once").format(box=twice))
     names = frozenset(listed)
     if len(names) == len(rs.categories):
-        raise IllegalActionError("every box is filled; the game is over")
+        raise IllegalActionError(_("every box is filled; the game is over"))
     if rs.order is not None:
         nxt = next(c for c in rs.order if c not in names)
         later = [c for c in rs.order[rs.order.index(nxt):] if c in names]
         if later:
             raise IllegalActionError(
-                f"{rs.name} fills the boxes in order, {rs.order[0]} first: {later[0]} is "
-                f"filled but {nxt} is not, so {nxt} comes next")
+                _("{rules} fills the boxes in order, {first} first: {filled} is filled but {next} is not, "
+                  "so {next} comes next").format(rules=rs.name, first=rs.order[0], filled=later[0], next=nxt))
     return names
 
 
 def _check_upper(rs: Ruleset, names: frozenset[str], upper: int | None) -> None:
     """The upper total must be one the filled upper boxes can make (0, f, ..., dice*f each)."""
     if upper is None or upper < 0:
-        raise InvalidActionError("give the upper-section total so far (0 or more)")
+        raise InvalidActionError(_("give the upper-section total so far (0 or more)"))
     boxes = [c for c in rs.categories if c.id in names and c.face is not None]
     reach = {0}
     for c in boxes:
@@ -262,41 +270,47 @@ def _check_upper(rs: Ruleset, names: frozenset[str], upper: int | None) -> None:
     if upper in reach:
         return
     if not boxes:
-        raise InvalidActionError(f"the upper total is 0 while no upper box is filled, not {upper}")
+        raise InvalidActionError(
+            _("the upper total is 0 while no upper box is filled, not {upper}").format(upper=upper))
     which = _and([c.id for c in boxes])
-    each = f"a box holds 0 to {rs.dice} times its face"
     if upper > max(reach):
         raise InvalidActionError(
-            f"the upper total can be at most {max(reach)} with {which} filled ({each}), not {upper}")
+            _("the upper total can be at most {most} with {boxes} filled (a box holds 0 to {dice} times "
+              "its face), not {upper}").format(most=max(reach), boxes=which, dice=rs.dice, upper=upper))
     raise InvalidActionError(
-        f"an upper total of {upper} cannot be made with {which} filled ({each}); "
-        f"the possible totals are {_ranges(sorted(reach))}")
+        _("an upper total of {upper} cannot be made with {boxes} filled (a box holds 0 to {dice} times "
+          "its face); the possible totals are {totals}").format(
+            upper=upper, boxes=which, dice=rs.dice, totals=_ranges(sorted(reach))))
 
 
 def _check_saved(rs: Ruleset, saved: int) -> None:
     """Saved rolls: none but in saved-roll games, never negative, within the game's cap."""
     if saved < 0:
-        raise InvalidActionError(f"saved rolls cannot be negative, not {saved}")
+        raise InvalidActionError(_("saved rolls cannot be negative, not {n}").format(n=saved))
     if saved and rs.name == "maxi" and not rs.saved_rolls:
-        raise InvalidActionError("this maxi game has no saved rolls (option saved_rolls=false); "
-                                 "only maxi with saved rolls and osto bank unused rolls")
+        raise InvalidActionError(_("this maxi game has no saved rolls (option saved_rolls=false); "
+                                   "only maxi with saved rolls and osto bank unused rolls"))
     if saved and not rs.saved_rolls:
-        raise InvalidActionError(f"{rs.name} has no saved rolls; only maxi and osto bank unused rolls")
+        raise InvalidActionError(
+            _("{rules} has no saved rolls; only maxi and osto bank unused rolls").format(rules=rs.name))
     if rs.bank_cap is not None and saved > rs.bank_cap:
         raise InvalidActionError(
-            f"this {rs.name} game's bank holds at most {_plural(rs.bank_cap, 'saved roll')}"
-            f" (option bank_cap={rs.bank_cap}), not {saved}")
+            ngettext("this {rules} game's bank holds at most {n} saved roll (option bank_cap={n}), "
+                     "not {saved}",
+                     "this {rules} game's bank holds at most {n} saved rolls (option bank_cap={n}), "
+                     "not {saved}",
+                     rs.bank_cap).format(rules=rs.name, n=rs.bank_cap, saved=saved))
 
 
 def _check_yahtzee_50(rs: Ruleset, names: frozenset[str]) -> None:
     """The Yahtzee box can hold 50 only in yahtzee, once it is filled."""
     if "yahtzee" not in rs.by_id:
         raise InvalidActionError(
-            "a Yahtzee box holding 50 matters only in yahtzee (extra Yahtzee bonus, jokers), "
-            f"not in {rs.name}")
+            _("a Yahtzee box holding 50 matters only in yahtzee (extra Yahtzee bonus, jokers), "
+              "not in {rules}").format(rules=rs.name))
     if "yahtzee" not in names:
         raise InvalidActionError(
-            "the Yahtzee box can hold 50 only once it is filled; add yahtzee to the filled boxes")
+            _("the Yahtzee box can hold 50 only once it is filled; add yahtzee to the filled boxes"))
 
 
 def filled_from_text(text: str) -> list[str]:
@@ -304,14 +318,11 @@ def filled_from_text(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip() and t.strip() != "-"]
 
 
-def _plural(n: int, noun: str) -> str:
-    """ "1 saved roll", "2 saved rolls"."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 def _and(words: list[str]) -> str:
-    """["a"] -> "a"; ["a", "b", "c"] -> "a, b and c"."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    """["a"] -> "a"; ["a", "b", "c"] -> "a, b and c" (in the current language)."""
+    if len(words) == 1:
+        return words[0]
+    return _("{items} and {last}").format(items=", ".join(words[:-1]), last=words[-1])
 
 
 def _ranges(values: list[int]) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from ..errors import InvalidActionError
+from ..i18n import _
 from ..rules import Ruleset
 from .solve import Progress, solve
 
@@ -35,15 +36,18 @@ def parse_caps(text: str) -> list[int]:
             lo, hi = int(lo_text), int(hi_text if dash else lo_text)
         except ValueError:
             raise InvalidActionError(
-                f"bank caps are whole numbers 0 or more and ranges, like 0-4,8,16; not “{text}”"
+                _("bank caps are whole numbers 0 or more and ranges, like 0-4,8,16; not “{text}”").format(
+                    text=text)
             ) from None
         if min(lo, hi) < 0:
-            raise InvalidActionError(f"bank caps are 0 or more, like 0-4,8,16; not “{part}”")
+            raise InvalidActionError(
+                _("bank caps are 0 or more, like 0-4,8,16; not “{part}”").format(part=part))
         if hi < lo:
-            raise InvalidActionError(f"the bank cap range {part} is reversed; write {hi}-{lo}")
+            raise InvalidActionError(_("the bank cap range {range} is reversed; write {low}-{high}").format(
+                range=part, low=hi, high=lo))
         caps.update(range(lo, hi + 1))
     if not caps:
-        raise InvalidActionError("give the bank caps to solve at, like 0-4,8,16")
+        raise InvalidActionError(_("give the bank caps to solve at, like 0-4,8,16"))
     return sorted(caps)
 
 
@@ -55,7 +59,7 @@ def converge(ruleset: Ruleset, caps: list[int],
     ``progress`` hears of each cap done; ``card_progress`` follows each solve, card by card.
     """
     if not ruleset.saved_rolls:
-        raise InvalidActionError(f"{ruleset.name} has no saved rolls; try maxi or osto")
+        raise InvalidActionError(_("{rules} has no saved rolls; try maxi or osto").format(rules=ruleset.name))
     points = []
     for i, cap in enumerate(caps):
         t0 = time.perf_counter()

@@ -15,6 +15,7 @@ import numpy as np
 import platformdirs
 
 from ..errors import InvalidActionError
+from ..i18n import _
 from ..rules import Ruleset
 from . import kernel
 from .spec import DEFAULT_BANK_CAP, SolverSpec
@@ -33,7 +34,7 @@ def cache_dir() -> Path:
 def check_solvable(ruleset: Ruleset) -> None:
     if ruleset.uses_board:
         raise InvalidActionError(
-            "dozzy is out of reach of the exact solver (the shared board); use the dozzy bot"
+            _("dozzy is out of reach of the exact solver (the shared board); use the dozzy bot")
         )
 
 
@@ -107,11 +108,11 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
     check_solvable(ruleset)
     if bank_cap is not None and not ruleset.saved_rolls:
         raise InvalidActionError(
-            f"{ruleset.name} has no saved rolls, so a bank cap means nothing there; "
-            "bank caps are for maxi and osto"
+            _("{rules} has no saved rolls, so a bank cap means nothing there; "
+              "bank caps are for maxi and osto").format(rules=ruleset.name)
         )
     if bank_cap is not None and bank_cap < 0:
-        raise InvalidActionError(f"the bank cap is 0 or more, not {bank_cap}")
+        raise InvalidActionError(_("the bank cap is 0 or more, not {cap}").format(cap=bank_cap))
     cap = bank_cap if bank_cap is not None else (
         ruleset.bank_cap if ruleset.bank_cap is not None else DEFAULT_BANK_CAP.get(ruleset.name, 4))
     spec = SolverSpec(ruleset, cap if ruleset.saved_rolls else 0)
