@@ -1,4 +1,4 @@
-"""Rule sheets and score tables rendered with Rich."""
+"""Rule sheets and score tables rendered with Rich, in the player's language."""
 
 from __future__ import annotations
 
@@ -6,67 +6,99 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from .i18n import N_, _, current_language, language, ngettext
 from .names import category_name, label
 from .registry import OPTIONS
-from .rules import Ruleset
+from .rules import Bonus, Ruleset
 
-_INTRO = {
-    "en": "{dice} dice, {turns} turns, up to 3 rolls a turn; fill one box per turn.",
-    "fi": "{dice} noppaa, {turns} vuoroa, enintään 3 heittoa vuorossa; täytä yksi sarake vuorossa.",
-    "sv": "{dice} tärningar, {turns} omgångar, högst 3 slag per omgång; fyll en ruta per omgång.",
-    "da": "{dice} terninger, {turns} runder, op til 3 slag pr. runde; udfyld ét felt pr. runde.",
-    "nb": "{dice} terninger, {turns} runder, opptil 3 kast per runde; fyll én rute per runde.",
-    "ru": "{dice} кубиков, {turns} ходов, до 3 бросков за ход; за ход заполняется одна графа.",
+JOKER_RULES = {
+    "forced": N_("Joker rule (forced): an extra Yahtzee goes in the upper box of its face if that is open; "
+                 "else in any open lower box, Full House and the straights scoring 25, 30 and 40; "
+                 "else a 0 in an open upper box."),
+    "free": N_("Joker rule (free): an extra Yahtzee may go in any open box; Full House and the straights "
+               "score 25, 30 and 40 once the upper box of its face is filled."),
+    "none": N_("No joker rule: an extra Yahtzee scores each box by its normal rule."),
 }
+"""The Yahtzee joker options in words (the option's value is its key)."""
 
 
-def rule_sheet(rs: Ruleset, lang: str = "en") -> Group:
-    """The printable rule sheet of a ruleset in a language."""
-    table = Table(title=f"{rs.title}", title_justify="left")
-    table.add_column("id", style="dim")
-    table.add_column(label("category", lang), style="bold")
-    table.add_column(label("rule", lang))
-    table.add_column(label("max", lang), justify="right")
-    for c in rs.categories:
-        table.add_row(c.id, category_name(c.id, lang), c.rule, str(c.max))
-    for b in rs.bonuses:
-        cmp = ">" if b.strict else "≥"
-        table.add_row("", label("bonus", lang), f"+{b.points} if {', '.join(b.categories)} "
-                      f"total {cmp} {b.threshold}", str(b.points), style="italic")
-    parts: list[object] = [
-        Text(_INTRO[lang].format(dice=rs.dice, turns=rs.turns)),
-        table,
-    ]
+def _intro(rs: Ruleset) -> str:
+    """ "5 dice, 15 turns, up to 3 rolls a turn; fill one box per turn." """
+    return _("{dice}, {turns}, {rolls}; fill one box per turn.").format(
+        dice=ngettext("{n} die", "{n} dice", rs.dice).format(n=rs.dice),
+        turns=ngettext("{n} turn", "{n} turns", rs.turns).format(n=rs.turns),
+        rolls=ngettext("up to {n} roll a turn", "up to {n} rolls a turn", rs.rolls_per_turn).format(
+            n=rs.rolls_per_turn))
+
+
+def _bonus_rule(rs: Ruleset, bonus: Bonus) -> str:
+    """ "+50 if Ones to Sixes total ≥ 63": the boxes by name, first to last."""
+    first, last = bonus.categories[0], bonus.categories[-1]
+    sums = [rs.by_id[c].pair_sum for c in bonus.categories]
+    if all(sums):
+        boxes = _("pair sums {first} to {last}").format(first=sums[0], last=sums[-1])
+    else:
+        boxes = _("{first} to {last}").format(first=category_name(first), last=category_name(last))
+    cmp = ">" if bonus.strict else "≥"
+    return _("+{points} if {boxes} total {cmp} {threshold}").format(
+        points=bonus.points, boxes=boxes, cmp=cmp, threshold=bonus.threshold)
+
+
+def _extra_lines(rs: Ruleset) -> list[str]:
+    """What the table does not say: forced order, saved rolls, jokers, the board, options, totals."""
     extra = []
     if rs.order is not None:
-        extra.append("Forced order: " + " → ".join(rs.order))
+        extra.append(_("Forced order: {boxes}").format(boxes=" → ".join(category_name(c) for c in rs.order)))
     if rs.saved_rolls:
-        cap = "no cap" if rs.bank_cap is None else f"at most {rs.bank_cap}"
-        extra.append(f"Saved rolls: unused rolls are banked for later turns ({cap}).")
+        if rs.bank_cap is None:
+            extra.append(_("Saved rolls: unused rolls are banked for later turns (no cap)."))
+        else:
+            extra.append(_("Saved rolls: unused rolls are banked for later turns (at most {n}).").format(
+                n=rs.bank_cap))
     if rs.name == "yahtzee":
-        extra.append(f"Joker rule: {rs.option('joker')}; Yahtzee bonus "
-                     f"{'on (+100)' if rs.option('yahtzee_bonus') else 'off'}.")
+        extra.append(_(JOKER_RULES[str(rs.option("joker"))]))
+        extra.append(_("Yahtzee bonus: +100 for each extra Yahtzee while the Yahtzee box holds 50.")
+                     if rs.option("yahtzee_bonus") else _("No Yahtzee bonus."))
     if rs.uses_board:
-        extra.append("Tiles 1-12 start in play; used numbers go out, unused dice bring tiles "
-                     "back (alone or as pair sums 7-12). With 4+ out before a turn, you may "
-                     "bring tiles back until 3 are out.")
-    opts = ", ".join(f"{o.name}={o.show(rs.option(o.name))}" for o in OPTIONS[rs.name])
-    extra.append(f"Options: {opts}")
-    top = f"{label('total', lang)} max: {rs.max_total}"
+        extra.append(_("Tiles 1-12 start in play; used numbers go out, unused dice bring tiles "
+                       "back (alone or as pair sums 7-12). With 4+ out before a turn, you may "
+                       "bring tiles back until 3 are out."))
+    extra.append(_("Options (change them with --option name=value):"))
+    for o in OPTIONS[rs.name]:
+        extra.append(f"  {o.name}={o.show(rs.option(o.name))}: {_(o.help)}")
     if rs.max_extra:
-        top += f" ({rs.max_total + rs.max_extra} with every extra Yahtzee's +100)"
-    extra.append(top)
-    parts.extend(Text(e) for e in extra)
-    return Group(*parts)  # type: ignore[arg-type]
+        extra.append(_("Total max: {points} ({with_extra} with every extra Yahtzee's +100)").format(
+            points=rs.max_total, with_extra=rs.max_total + rs.max_extra))
+    else:
+        extra.append(_("Total max: {points}").format(points=rs.max_total))
+    return extra
 
 
-def score_table(rs: Ruleset, rolls: list[tuple[int, ...]], lang: str = "en") -> Table:
-    """Every category's score for each roll, one column per roll."""
-    table = Table(title=f"{rs.title}")
-    table.add_column(label("category", lang))
-    for r in rolls:
-        table.add_column("".join(map(str, r)), justify="right")
-    scores = [rs.score_all(r) for r in rolls]
-    for c in rs.categories:
-        table.add_row(category_name(c.id, lang), *(str(s[c.id]) for s in scores))
-    return table
+def rule_sheet(rs: Ruleset, lang: str | None = None) -> Group:
+    """The printable rule sheet of a ruleset, in ``lang`` or the current language."""
+    with language(lang or current_language()):
+        table = Table(title=_(rs.title), title_justify="left")
+        table.add_column(_("id"), style="dim")
+        table.add_column(label("category"), style="bold")
+        table.add_column(label("rule"))
+        table.add_column(label("max"), justify="right")
+        for c in rs.categories:
+            table.add_row(c.id, category_name(c.id), _(c.rule), str(c.max))
+        for b in rs.bonuses:
+            table.add_row("", label("bonus"), _bonus_rule(rs, b), str(b.points), style="italic")
+        parts: list[Text | Table] = [Text(_intro(rs)), table]
+        parts.extend(Text(e) for e in _extra_lines(rs))
+        return Group(*parts)
+
+
+def score_table(rs: Ruleset, rolls: list[tuple[int, ...]], lang: str | None = None) -> Table:
+    """Every category's score for each roll, one column per roll, in ``lang`` or the current language."""
+    with language(lang or current_language()):
+        table = Table(title=_(rs.title))
+        table.add_column(label("category"))
+        for r in rolls:
+            table.add_column("".join(map(str, r)), justify="right")
+        scores = [rs.score_all(r) for r in rolls]
+        for c in rs.categories:
+            table.add_row(category_name(c.id), *(str(s[c.id]) for s in scores))
+        return table
