@@ -18,7 +18,8 @@ from .bots import BOTS
 from .dice import parse
 from .errors import YatzyError
 from .game import Game
-from .names import LANGUAGES
+from .i18n import _, language, ngettext
+from .names import LANGUAGES, category_name
 from .registry import RULESETS, get_ruleset, parse_options
 from .rules import Ruleset
 from .rulesheet import rule_sheet, score_table
@@ -33,15 +34,23 @@ console = Console()
 
 
 def _fail(err: Exception | str) -> NoReturn:
-    """Print one line, "error: ...", on stderr and exit with code 2."""
+    """Print one line, "error: ...", on stderr (in the command's language) and exit with code 2."""
     Console(stderr=True, soft_wrap=True, highlight=False).print(
-        Text.assemble(("error:", "red"), " ", str(err)))
+        Text.assemble((_("error:"), "red"), " ", str(err)))
     raise typer.Exit(2)
 
 
-def _check_lang(lang: str) -> str:
+def _check_lang(ctx: typer.Context, lang: str) -> str:
+    """Check ``--lang`` and speak it for the rest of the command (messages, tables, errors).
+
+    The language is set until the command line's outermost context closes, which it does
+    however the command ends (even on a usage error in a later option), so a test runner or any
+    caller running commands in one process gets no leftover language.
+    """
     if lang not in LANGUAGES:
-        _fail(f"unknown language “{lang}”; choose one of {', '.join(LANGUAGES)}")
+        _fail(_("unknown language “{lang}”; choose one of {languages}").format(
+            lang=lang, languages=", ".join(LANGUAGES)))
+    ctx.find_root().with_resource(language(lang))
     return lang
 
 
@@ -52,7 +61,7 @@ OptionOpt = Annotated[list[str] | None, typer.Option(
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
 LangOpt = Annotated[str, typer.Option(
     "--lang", "-l", callback=_check_lang,
-    help=f"language of box names and labels: {', '.join(LANGUAGES)}")]
+    help=f"language of what the command prints, errors too: {', '.join(LANGUAGES)} (help stays English)")]
 PlotOpt = Annotated[Path | None, typer.Option(
     help="also save a plot here: a .png, .svg or .pdf file in an existing folder")]
 BOT_LIST = ", ".join(BOTS)
@@ -82,17 +91,20 @@ def _save_plot(save: Callable[[], None], plot: Path) -> str | None:
         save()
     except (YatzyError, OSError, ValueError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        return f"could not save the plot to {plot}: {why}"
+        return _("could not save the plot to {path}: {why}").format(path=plot, why=why)
     return None
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+def _games(n: int) -> str:
+    """ "1 game", "30 games", in the current language."""
+    return ngettext("{n} game", "{n} games", n).format(n=n)
 
 
 def _and(words: list[str]) -> str:
     """["a"] -> "a"; ["a", "b", "c"] -> "a, b and c"."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    return _("{items} and {last}").format(items=", ".join(words[:-1]), last=words[-1])
 
 
 @app.command()
@@ -155,12 +167,12 @@ def play(
                                           ("--roll-off", roll_off or None))
                  if value is not None]
         if given:
-            _fail(f"--load continues a saved game with its own rules, players and seed; "
-                  f"leave out {_and(given)}")
+            _fail(_("--load continues a saved game with its own rules, players and seed; "
+                    "leave out {options}").format(options=_and(given)))
         try:
             text = load.read_text(encoding="utf-8")
         except OSError as e:
-            _fail(f"cannot read the saved game {load}: {e.strerror or e}")
+            _fail(_("cannot read the saved game {path}: {why}").format(path=load, why=e.strerror or e))
         try:
             game = Game.from_json(text)
         except YatzyError as e:
@@ -168,14 +180,15 @@ def play(
     else:
         text = DEFAULT_PLAYERS if players is None else players
         if not text.replace(",", "").strip():
-            _fail(f"give at least one seat with --players, e.g. {DEFAULT_PLAYERS}")
+            _fail(_("give at least one seat with --players, e.g. {example}").format(example=DEFAULT_PLAYERS))
         try:
             seats = parse_seats(text)
         except YatzyError as e:
             _fail(e)
         bad = next((s.level for s in seats if s.level is not None and s.level not in BOTS), None)
         if bad is not None:
-            _fail(f"unknown bot level “{bad}”; write bot:LEVEL with LEVEL one of {BOT_LIST}")
+            _fail(_("unknown bot level “{level}”; write bot:LEVEL with LEVEL one of {levels}").format(
+                level=bad, levels=BOT_LIST))
         rs = _ruleset(rules_ or "yatzy", option)
         try:
             game = Game(rs, seats, seed, roll_off=roll_off)
@@ -203,7 +216,7 @@ def _progress_solve(rs: Ruleset, use_cache: bool, bank_cap: int | None = None): 
     from .solver.solve import solve
 
     with _bar() as bar:
-        task = bar.add_task(f"solving {rs.name}", total=None, unit="cards")
+        task = bar.add_task(_("solving {rules}").format(rules=rs.name), total=None, unit=_("cards"))
 
         def report(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -219,11 +232,12 @@ def solve(
     bank_cap: Annotated[int | None, typer.Option(
         help="saved-roll games: most saved rolls the solver tracks (default: osto 16, maxi 4)")] = None,
     as_json: JsonOpt = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Solve a ruleset exactly (or load its cached table) and print the expected score."""
     rs = _ruleset(rules_, option)
     if bank_cap is not None and bank_cap < 0:
-        _fail(f"the bank cap is 0 or more, not {bank_cap}")
+        _fail(_("the bank cap is 0 or more, not {cap}").format(cap=bank_cap))
     t0 = time.perf_counter()
     try:
         sol = _progress_solve(rs, not no_cache, bank_cap)
@@ -237,8 +251,10 @@ def solve(
     if as_json:
         print(json.dumps(out))
     else:
-        console.print(f"{rs.title}: expected score [bold]{sol.expected_score:.4f}[/] "
-                      f"({sol.states:,} states, {seconds:.2f} s)", soft_wrap=True)
+        console.print(_("{title}: expected score {score} ({states}, {seconds} s)").format(
+            title=_(rs.title), score=f"[bold]{sol.expected_score:.4f}[/]",
+            states=ngettext("{n} state", "{n} states", sol.states).format(n=f"{sol.states:,}"),
+            seconds=f"{seconds:.2f}"), soft_wrap=True)
 
 
 @app.command()
@@ -248,6 +264,7 @@ def converge(
     caps: Annotated[str, typer.Option(help="bank caps to solve at, e.g. 0-4,8,16")] = "0-4,8,12,16",
     plot: PlotOpt = None,
     as_json: JsonOpt = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Saved-roll games (maxi, osto): how the exact value settles as the bank cap grows."""
     from .plots import plot_convergence
@@ -259,13 +276,14 @@ def converge(
     try:
         cap_list = parse_caps(caps)
         with _bar() as bar:
-            task = bar.add_task(f"solving {rs.name}", total=len(cap_list), unit="bank caps")
-            cards = bar.add_task(f"bank cap {cap_list[0]}", total=None, unit="cards")
+            task = bar.add_task(_("solving {rules}").format(rules=rs.name), total=len(cap_list),
+                                unit=_("bank caps"))
+            cards = bar.add_task(_("bank cap {cap}").format(cap=cap_list[0]), total=None, unit=_("cards"))
 
             def report(done: int, point: CapPoint) -> None:
                 bar.update(task, completed=done)
                 if done < len(cap_list):
-                    bar.reset(cards, description=f"bank cap {cap_list[done]}")
+                    bar.reset(cards, description=_("bank cap {cap}").format(cap=cap_list[done]))
 
             def report_cards(done: int, total: int) -> None:
                 bar.update(cards, completed=done, total=total)
@@ -273,7 +291,7 @@ def converge(
             points = run(rs, cap_list, report, report_cards)
     except YatzyError as e:
         _fail(e)
-    title = f"{rs.title}: exact value by bank cap"
+    title = _("{title}: exact value by bank cap").format(title=_(rs.title))
     result: dict[str, object] = {"rules": rs.name, "options": {k: v for k, v in rs.options},
                                  "points": [p.to_dict() for p in points]}
     plot_error = None
@@ -285,7 +303,7 @@ def converge(
         print(json.dumps(result))
     else:
         t = Table(title=title)
-        for col in ("bank cap", "expected score", "change", "states", "seconds"):
+        for col in (_("bank cap"), _("expected score"), _("change"), _("states"), _("seconds")):
             t.add_column(col, justify="right")
         prev = None
         for p in points:
@@ -295,7 +313,7 @@ def converge(
             prev = p.expected_score
         console.print(t)
         if plot is not None and plot_error is None:
-            console.print(f"plot: {plot}")
+            console.print(_("plot: {path}").format(path=plot))
     if plot_error is not None:
         _fail(plot_error)
 
@@ -315,6 +333,7 @@ def advise(
     yahtzee_50: Annotated[bool, typer.Option(
         "--yahtzee-50", help="yahtzee: the filled Yahtzee box holds 50 (not 0)")] = False,
     as_json: JsonOpt = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Rank every option in a position by expected score and regret."""
     from .solver.coach import Coach, check_position, filled_from_text
@@ -334,22 +353,25 @@ def advise(
     if as_json:
         print(json.dumps({"options": [o.to_dict() for o in options]}))
         return
-    left = _plural(rolls_left + (saved or 0), "roll") + " left"
+    total = rolls_left + (saved or 0)
+    left = ngettext("{n} roll left", "{n} rolls left", total).format(n=total)
     if saved:
-        left += f" ({rolls_left} this turn + {saved} saved)"
+        left += " " + _("({this_turn} this turn + {saved} saved)").format(this_turn=rolls_left, saved=saved)
         if pos.rolls_left < rolls_left + saved:
-            left += f", ranked as {pos.rolls_left}: the solver tracks {coach.spec.bank_cap} saved at most"
-    t = Table(title=f"{rs.title}: dice {' '.join(map(str, pos.dice))}, {left}",
-              caption="expected points to come: from here to the end of the game, this turn included, "
-                      "with best play after the option. regret: what the option gives up against the "
-                      "best one.", caption_justify="left")
-    t.add_column("option")
-    t.add_column("points now", justify="right")
-    t.add_column("expected points to come", justify="right")
-    t.add_column("regret", justify="right")
-    t.add_column("odds by end of turn")
+            left += _(", ranked as {n}: the solver tracks {cap} saved at most").format(
+                n=pos.rolls_left, cap=coach.spec.bank_cap)
+    t = Table(title=_("{title}: dice {dice}, {left}").format(
+                  title=_(rs.title), dice=" ".join(map(str, pos.dice)), left=left),
+              caption=_("expected points to come: from here to the end of the game, this turn included, "
+                        "with best play after the option. regret: what the option gives up against the "
+                        "best one."), caption_justify="left")
+    t.add_column(_("option"))
+    t.add_column(_("points now"), justify="right")
+    t.add_column(_("expected points to come"), justify="right")
+    t.add_column(_("regret"), justify="right")
+    t.add_column(_("odds by end of turn"))
     for o in options:
-        odds = ", ".join(f"{c} {p:.1%}" for c, p in o.odds[:3])
+        odds = ", ".join(f"{category_name(c)} {p:.1%}" for c, p in o.odds[:3])
         now = "" if o.points is None else str(o.points)
         t.add_row(o.action.describe(), now, f"{o.value:.3f}", f"{o.regret:.3f}", odds)
     console.print(t)
@@ -365,6 +387,7 @@ def simulate(
         help="seed of the dice: the same seed plays the same games")] = 0,
     plot: PlotOpt = None,
     as_json: JsonOpt = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Play many solo games with a bot; print mean, spread and percentiles."""
     from .bots import simulate_bot
@@ -374,9 +397,9 @@ def simulate(
     rs = _ruleset(rules_, option)
     bot = bot.strip().lower()
     if bot not in BOTS:
-        _fail(f"unknown bot “{bot}”; choose one of {BOT_LIST}")
+        _fail(_("unknown bot “{bot}”; choose one of {bots}").format(bot=bot, bots=BOT_LIST))
     if games < 1:
-        _fail(f"play at least 1 game, not {games}")
+        _fail(_("play at least 1 game, not {games}").format(games=games))
     _check_plot(plot)
     t0 = time.perf_counter()
     try:
@@ -387,7 +410,7 @@ def simulate(
 
             make_bot(bot, rs)  # fail fast on a bot this ruleset cannot have
             with _bar() as bar:
-                task = bar.add_task(f"{bot} bot playing", total=games, unit="games")
+                task = bar.add_task(_("{bot} bot playing").format(bot=bot), total=games, unit=_("games"))
                 summary = simulate_bot(rs.name, dict(rs.options), bot, games, seed,
                                        progress=lambda done, _: bar.update(task, completed=done))
     except YatzyError as e:
@@ -396,19 +419,19 @@ def simulate(
               "seconds": time.perf_counter() - t0}
     plot_error = None
     if plot is not None:
-        title = f"{rs.title}: {bot} bot, {_plural(games, 'game')}"
+        title = _("{title}: {bot} bot, {games}").format(title=_(rs.title), bot=bot, games=_games(games))
         plot_error = _save_plot(lambda: plot_histogram(summary, str(plot), title), plot)
         if plot_error is None:
             result["plot"] = str(plot)
     if as_json:
         print(json.dumps(result))
     else:
-        console.print(f"{rs.title}, {bot} bot, {_plural(games, 'game')}: mean "
-                      f"[bold]{summary.mean:.2f}[/] ± {summary.std_error:.2f} (sd {summary.std:.1f})",
-                      soft_wrap=True)
+        console.print(_("{title}, {bot} bot, {games}: mean {mean} ± {error} (sd {sd})").format(
+            title=_(rs.title), bot=bot, games=_games(games), mean=f"[bold]{summary.mean:.2f}[/]",
+            error=f"{summary.std_error:.2f}", sd=f"{summary.std:.1f}"), soft_wrap=True)
         console.print("  ".join(f"{k} {v:.0f}" for k, v in summary.percentiles().items()))
         if plot is not None and plot_error is None:
-            console.print(f"histogram: {plot}")
+            console.print(_("histogram: {path}").format(path=plot))
     if plot_error is not None:
         _fail(plot_error)
 
