@@ -1,0 +1,349 @@
+"""Every word a player reads, in six languages, from one catalog (issue 8).
+
+The catalogs must hold every marked string of ``src/yatzy`` (extracted here as
+``scripts/translations`` extracts them), each translation with exactly its message's
+``{placeholders}``, and each compiled ``.mo`` must be the one its ``.po`` compiles to. The
+command line must then speak the language it is given: rule sheets with no English word
+left, score tables with the language's box names, errors in the language.
+
+When a test here fails after a change of wording: run ``bash scripts/translations``,
+translate the new or changed messages in ``src/yatzy/locale/*/LC_MESSAGES/yatzy.po`` and run
+the script again to compile them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+from string import Formatter
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from typer.testing import CliRunner
+
+import yatzy
+from yatzy.bots import BOTS
+from yatzy.cli import app
+from yatzy.i18n import LANGUAGES, LOCALE_DIR, _, current_language, language
+from yatzy.names import category_name
+from yatzy.registry import ALIASES, OPTIONS, RULESETS, get_ruleset, parse_options
+
+runner = CliRunner()
+SRC = Path(yatzy.__file__).parent
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
+WIDE = {"COLUMNS": "250"}
+"""Wide enough that Rich never folds a word of a sheet."""
+
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "ngettext": (1, 2)}
+"""What ``scripts/translations`` extracts: pybabel's default keywords (``_``, ``gettext``,
+``ngettext``, ``pgettext`` ...) plus ``-k N_ -k ngettext:1,2``."""
+
+# TODO(issue 8): play.py, session.py and views.py are being rewritten by another engineer, who
+# marks their strings; they are translated once the rewrite lands. The terminal app in tui/
+# (issue 9) landed after this test was written and is in the same state. Until they are
+# translated, a message found *only* in those files is not required here. Remove NOT_YET (and
+# not_yet) when their strings are translated.
+NOT_YET = frozenset({"play.py", "session.py", "views.py", "tui"})
+"""Files (and the tui package) of src/yatzy whose strings are not translated yet."""
+
+Key = tuple[str | tuple[str, str], str | None]
+"""A message as extracted: its id (a (singular, plural) pair for ngettext) and its context."""
+
+
+@cache
+def extracted() -> dict[Key, frozenset[str]]:
+    """Every marked message of the package and the files (relative to src/yatzy) it is in."""
+    found: dict[Key, set[str]] = {}
+    for filename, _line, message, _comments, context in extract_from_dir(str(SRC), keywords=KEYWORDS):
+        key = (message if isinstance(message, str) else tuple(message), context)
+        found.setdefault(key, set()).add(filename.replace("\\", "/"))
+    return {k: frozenset(v) for k, v in found.items()}
+
+
+def not_yet(path: str) -> bool:
+    """Whether a file (relative to src/yatzy) is one whose strings are not translated yet."""
+    return path.split("/")[0] in NOT_YET
+
+
+def required_messages() -> list[Key]:
+    """The messages every catalog must translate (all but those only in NOT_YET files)."""
+    return sorted((k for k, files in extracted().items() if not all(map(not_yet, files))), key=repr)
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / "yatzy.po"
+
+
+def load_po(lang: str) -> Catalog:
+    with po_path(lang).open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def untranslated(catalog: Catalog, required: Iterable[Key]) -> list[str]:
+    """Each required message the catalog lacks, has empty (in any plural form) or fuzzy."""
+    problems = []
+    for msgid, context in required:
+        singular = msgid if isinstance(msgid, str) else msgid[0]
+        m = catalog.get(singular, context=context)
+        if m is None:
+            problems.append(f"missing: {msgid!r}")
+        elif m.fuzzy:
+            problems.append(f"fuzzy: {msgid!r}")
+        elif isinstance(msgid, tuple):
+            forms = m.string if isinstance(m.string, tuple) else (m.string,)
+            if m.id != msgid or len(forms) != catalog.num_plurals or not all(forms):
+                problems.append(f"plural forms missing or empty ({catalog.num_plurals} needed): {msgid!r}")
+        elif not m.string or isinstance(m.string, tuple):
+            problems.append(f"not translated: {msgid!r}")
+    return problems
+
+
+def fields(text: str) -> set[str]:
+    """The {placeholders} of a format string (ValueError if its braces do not balance)."""
+    return {name for _lit, name, _spec, _conv in Formatter().parse(text) if name is not None}
+
+
+def placeholder_errors(catalog: Catalog) -> list[str]:
+    """Translations whose {placeholders} are not exactly their message's (or that cannot format)."""
+    problems = []
+    for m in catalog:
+        if not m.id:
+            continue
+        ids = (m.id,) if isinstance(m.id, str) else m.id
+        forms = (m.string,) if isinstance(m.string, str) else m.string
+        wanted = set().union(*(fields(i) for i in ids))
+        for form in forms:
+            if not form:
+                continue  # untranslated: the completeness test's business
+            try:
+                got = fields(form)
+            except ValueError as e:
+                problems.append(f"{m.id!r}: {form!r} is not a format string ({e})")
+                continue
+            if got != wanted:
+                problems.append(f"{m.id!r}: {form!r} has {sorted(got)}, wants {sorted(wanted)}")
+    return problems
+
+
+def compiled(catalog: Catalog) -> bytes:
+    """The .mo a catalog compiles to, as ``pybabel compile`` writes it."""
+    out = BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+# ---- the catalogs ------------------------------------------------------------------------------
+def test_the_extraction_finds_the_strings() -> None:
+    """A sanity check of the extraction itself: strings of every kind of marking are found."""
+    keys = extracted()
+    assert ("Full House", None) in keys  # N_ in names.py
+    assert ("error:", None) in keys  # _ in cli.py
+    assert (("{n} game", "{n} games"), None) in keys  # ngettext in cli.py
+    assert any("solver/coach.py" in files for files in keys.values())
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_string_is_translated(lang: str) -> None:
+    problems = untranslated(load_po(lang), required_messages())
+    assert not problems, (f"{po_path(lang)} (run scripts/translations, then translate):\n"
+                          + "\n".join(problems))
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_keep_their_placeholders(lang: str) -> None:
+    problems = placeholder_errors(load_po(lang))
+    assert not problems, f"{po_path(lang)}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_compiled_catalogs_are_fresh(lang: str) -> None:
+    mo = po_path(lang).with_suffix(".mo")
+    assert mo.read_bytes() == compiled(load_po(lang)), f"{mo} is stale: run bash scripts/translations"
+
+
+def test_the_checks_catch_what_they_look_for() -> None:
+    """Each check above fails on a broken catalog: a missing, an empty, a fuzzy or a short plural
+    translation; a changed placeholder; a catalog changed after compiling."""
+    required = required_messages()
+    catalog = load_po("ru")
+    assert untranslated(catalog, required) == [] and placeholder_errors(catalog) == []
+    fresh = compiled(catalog)
+
+    catalog.delete("Full House")
+    catalog["Sixes"].string = ""
+    catalog["Chance"].flags.add("fuzzy")
+    catalog["{n} game"].string = ("{n} партия", "{n} партии", "")
+    catalog["error:"].string = "ошибка {error}:"
+    assert sorted(untranslated(catalog, required)) == sorted([
+        f"missing: {'Full House'!r}", f"not translated: {'Sixes'!r}", f"fuzzy: {'Chance'!r}",
+        f"plural forms missing or empty (3 needed): {('{n} game', '{n} games')!r}",
+    ])
+    wrong = placeholder_errors(catalog)
+    assert len(wrong) == 1 and wrong[0].startswith(repr("error:")), wrong
+    assert compiled(catalog) != fresh
+
+
+def test_only_messages_of_the_files_not_yet_translated_are_let_off() -> None:
+    required = set(required_messages())
+    for key, files in extracted().items():
+        # a message the engine or the command line also uses is required, even if play.py uses it too
+        assert (key in required) == any(not not_yet(f) for f in files), (key, files)
+    assert not_yet("tui/play.py") and not_yet("play.py") and not not_yet("solver/play.py")
+
+
+# ---- the command line speaks the language -----------------------------------------------------------
+SHEETS = [(name, []) for name in RULESETS] + [
+    ("yatzy", ["full_house_accepts_yatzy=on", "two_pairs_accepts_four=on"]),
+    ("forced", ["order=up"]),
+    ("osto", ["bank_cap=3"]),
+    ("maxi", ["saved_rolls=off", "bonus_threshold=75"]),
+    ("yahtzee", ["joker=free", "yahtzee_bonus=off"]),
+    ("yahtzee", ["joker=none"]),
+]
+"""Every ruleset's sheet, and the sheets whose words change with an option."""
+
+SAME_WORDS = {"yatzy", "yahtzee", "maxi", "bonus", "dozzy", "dozen", "pakko", "tvungen", "osto"}
+"""Names that are the same in English and in every language: the games (Pakko, Tvungen and Osto
+are names, as in "Forced Yatzy (Pakko / Tvungen)"), the DOZEN12 board and the bonus."""
+
+SAME_WORDS_IN = {
+    "fi": {"on"},  # "is"
+    "sv": {"max", "full",  # the column "Max"; "Full stege", Maxi's full straight
+           "per", "extra", "in", "bot"},  # "3 kast per omgång", "extra Yahtzee", "för in", "okänd bot"
+    "da": {"chance", "straight", "villa", "to",  # box names: Chance, Lille straight, Villa, To par
+           "sum", "for", "at", "bot"},  # "summen ... sum", "for hver", "at" (that), "ukendt bot"
+    "nb": {"straight", "full", "villa", "to",  # box names: Liten straight, Full straight, Villa, To par
+           "sum", "per", "for", "at", "bot"},  # "beste sum", "per runde", "for hver", "at", "ukjent bot"
+    "ru": set(),
+}
+"""Words of a language spelled as English ones: its box names, and everyday words that only look
+English (each seen on a sheet or in an error)."""
+
+
+def sheet(name: str, options: list[str], lang: str) -> str:
+    args = ["rules", name, "--lang", lang] + [a for o in options for a in ("--option", o)]
+    r = runner.invoke(app, args, env=WIDE)
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def words(text: str, ids: Iterable[str] = ()) -> set[str]:
+    """The words of a text (two letters or more, lower case), leaving out what is typed as it is:
+    the id column of a sheet (which must hold only ids), ``--flags``, ``name=value`` settings and
+    ``bot:LEVEL`` seats."""
+    ids = set(ids)
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("│"):
+            cells = line.split("│")
+            assert cells[1].strip() in ids | {""}, f"not an id in the id column: {cells[1]!r}"
+            cells[1] = ""
+            line = "│".join(cells)
+        lines.append(line)
+    typed = re.compile(r"--[\w-]+|\S+[=:]\S+")
+    return {w.lower() for w in re.findall(r"[^\W\d_]{2,}", typed.sub(" ", "\n".join(lines)))}
+
+
+def english_left(english: str, translated: str, lang: str, ids: Iterable[str] = ()) -> set[str]:
+    """The words of the English text still in the translated one, but for names both share."""
+    return (words(translated, ids) & words(english, ids)) - SAME_WORDS - SAME_WORDS_IN[lang]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("name,options", SHEETS)
+def test_rule_sheets_have_no_english_left(name: str, options: list[str], lang: str) -> None:
+    ids = get_ruleset(name, **parse_options(options)).category_ids
+    english, translated = sheet(name, options, "en"), sheet(name, options, lang)
+    assert english != translated
+    assert not english_left(english, translated, lang, ids), translated
+
+
+def test_the_english_word_check_sees_a_line_left_in_english() -> None:
+    english, finnish = sheet("maxi", [], "en"), sheet("maxi", [], "fi")
+    ids = get_ruleset("maxi").category_ids
+    left = english_left(english, finnish + "\nSaved rolls: unused rolls", "fi", ids)
+    assert left == {"saved", "rolls", "unused"}
+    with pytest.raises(AssertionError, match="not an id"):
+        words("│ Viitoset │ Fives │", ids)
+
+
+def test_score_shows_russian_names() -> None:
+    r = runner.invoke(app, ["score", "66622", "--lang", "ru"], env=WIDE)
+    assert r.exit_code == 0, r.output
+    assert "Яцзы (скандинавский)" in r.stdout
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
+            for line in r.stdout.splitlines() if line.startswith("│")}
+    assert rows["Дом"] == "22" and rows["Шестёрки"] == "18" and rows["1 пара"] == "12"
+    rs = get_ruleset("yatzy")
+    assert set(rows) == {category_name(c, "ru") for c in rs.category_ids}
+    assert not any(category_name(c, "en") in r.stdout for c in rs.category_ids if c != "yatzy")
+
+
+def error_line(args: list[str]) -> str:
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2 and r.stdout == "", (r.exit_code, r.output)
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    return r.stderr.rstrip("\n")
+
+
+def test_an_error_comes_out_in_finnish() -> None:
+    assert error_line(["score", "1234", "--lang", "fi"]) == (
+        "virhe: ”1234”: 4 noppaa; tässä pelissä heitetään 5 noppaa kerralla")
+
+
+ERRORS = [
+    ["score", "1234"],
+    ["rules", "nope"],
+    ["rules", "--option", "joker"],
+    ["solve", "-r", "dozzy"],
+    ["converge", "--caps", "4-2"],
+    ["advise", "-d", "66622", "--filled", "ones,ones"],
+    ["simulate", "--bot", "wizard"],
+    ["play", "-p", " , "],
+]
+"""An error of every command, each from a different part of the program."""
+
+
+IDS = words(" ".join([*ALIASES, *BOTS, *LANGUAGES,
+                      *(c for name in RULESETS for c in get_ruleset(name).category_ids),
+                      *(f"{o.name} {' '.join(map(str, o.choices or ()))}" for specs in OPTIONS.values()
+                        for o in specs)]))
+"""Words of the names a player types (rulesets and their aliases, bots, languages, box ids, options
+and their values): an error that lists them lists them as typed, in every language."""
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("args", ERRORS, ids=[" ".join(a) for a in ERRORS])
+def test_errors_come_out_in_the_chosen_language(args: list[str], lang: str) -> None:
+    english, translated = error_line(args), error_line([*args, "--lang", lang])
+    with language(lang):
+        assert translated.startswith(_("error:") + " "), translated
+    assert not english_left(english, translated, lang) - IDS - words(" ".join(args)), translated
+
+
+@pytest.mark.parametrize("args,lang,expected", [
+    (["solve", "-r", "kids"], "fi", "odotettu pistemäärä"),
+    (["simulate", "-r", "kids", "-n", "20", "--bot", "greedy"], "da", "botten greedy, 20 spil: gennemsnit"),
+    (["advise", "-d", "66622", "--rolls-left", "1", "--filled", "ones"], "sv", "förväntade poäng framåt"),
+    (["advise", "-d", "66622", "--rolls-left", "1", "--filled", "ones"], "ru", "записать в «Дом»"),
+])
+def test_every_command_speaks_the_language(args: list[str], lang: str, expected: str) -> None:
+    r = runner.invoke(app, [*args, "--lang", lang], env=WIDE)
+    assert r.exit_code == 0, r.output
+    assert expected in r.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["score", "66622", "--lang", "nb"],
+    ["score", "1234", "--lang", "fi"],  # an error of the command's own
+    ["simulate", "--lang", "ru", "--games", "many"],  # a usage error in an option after --lang
+])
+def test_the_language_ends_with_the_command(args: list[str]) -> None:
+    runner.invoke(app, args)
+    assert current_language() == "en"
