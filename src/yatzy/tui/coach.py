@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -24,7 +26,7 @@ from ..solver.coach import Coach, Option, Position
 from ..solver.solve import solve
 from ..views import GameView
 
-SHOWN = 6
+SHOWN = 5
 """How many moves the panel lists, best first."""
 
 _tables: dict[tuple[str, tuple[tuple[str, object], ...]], Coach] = {}
@@ -59,6 +61,7 @@ class CoachPanel(Vertical):
         """The moves ranked for the position of ``version``, best first."""
         self.version: int | None = None
         self.wanted: int | None = None
+        self.lines: list[str] = []
 
     def compose(self) -> ComposeResult:
         with language(self.lang):
@@ -74,12 +77,12 @@ class CoachPanel(Vertical):
         body = self.query_one("#coach-body", Static)
         with language(self.lang):
             if view.board is not None:
-                self.options, self.version = [], None
+                self.options, self.version, self.lines = [], None, []
                 body.update(Text(_("DOZZY has no exact table: its shared tile board is beyond the solver. "
                                    "The coach helps in every other game.")))
                 return
             if view.over or view.dice is None or not view.score_options:
-                self.options, self.version = [], None
+                self.options, self.version, self.lines = [], None, []
                 body.update(Text(_("Roll, and the coach ranks every keep and every box for your dice.")))
                 return
         if self.version == view.version or self.wanted == view.version:
@@ -120,15 +123,21 @@ class CoachPanel(Vertical):
             return  # the game has moved on; a newer ranking is on its way
         self.options, self.version = options, version
         with language(self.lang):
-            self.query_one("#coach-body", Static).update(self.table(options, view))
+            self.query_one("#coach-body", Static).update(Group(*self.table(options, view)))
 
-    def table(self, options: list[Option], view: GameView) -> Text:
+    @property
+    def plain(self) -> str:
+        """The ranked moves as plain text, one line each (what the panel lists)."""
+        return "\n".join(self.lines)
+
+    def table(self, options: list[Option], view: GameView) -> list[RenderableType]:
         """The best moves: what to do, the points to expect from here, what each gives up, and for
-        a keep the odds of each box by the end of the turn."""
+        a keep the odds of each box by the end of the turn (indented under it)."""
         names = {b.id: b.name for b in view.players[0].boxes}
         numbers = {b.id: b.number for b in view.players[0].boxes}
-        text = Text()
-        text.append(f"{'':2} {_('move'):<22} {_('expected'):>9} {_('regret'):>8}\n", style="bold")
+        parts: list[RenderableType] = [
+            Text(f"{'':2} {_('move'):<22} {_('expected'):>9} {_('regret'):>8}", style="bold")]
+        self.lines = []
         for n, o in enumerate(options[:SHOWN], 1):
             if isinstance(o.action, Score):
                 move = _("fill {box}").format(box=f"{numbers[o.action.category]} {names[o.action.category]}")
@@ -137,10 +146,12 @@ class CoachPanel(Vertical):
             else:
                 move = o.action.describe()
             regret = _("best") if o.regret < 0.05 else f"−{o.regret:.1f}"
-            text.append(f"{n:>2} {move:<22} {o.value:>9.1f} {regret:>8}\n", style="bold" if n == 1 else "")
+            line = f"{n:>2} {move:<22} {o.value:>9.1f} {regret:>8}"
+            self.lines.append(line)
+            parts.append(Text(line, style="bold" if n == 1 else ""))
             if o.odds:
-                odds = " · ".join(f"{names[c]} {p:.0%}" for c, p in o.odds[:3])
-                text.append(f"   {odds}\n", style="italic")
+                odds = " · ".join(f"{names[c]} {p:.0%}" for c, p in o.odds)
+                parts.append(Padding(Text(odds, style="italic"), (0, 0, 0, 3)))
         if len(options) > SHOWN:
-            text.append(_("… and {n} more moves").format(n=len(options) - SHOWN))
-        return text
+            parts.append(Text(_("… and {n} more moves").format(n=len(options) - SHOWN)))
+        return parts

@@ -1,0 +1,56 @@
+"""Screenshots of the terminal game, compared with the accepted ones in __snapshots__.
+
+Seeded games and a fixed terminal size make them the same on every run. After a deliberate
+change of the screens: ``pytest tests/test_tui_snapshots.py --snapshot-update``, then look at
+the new SVGs before committing them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from yatzy.game import Game
+from yatzy.seats import Seat
+from yatzy.tui.app import YatzyApp
+
+SIZE = (120, 40)
+Compare = Callable[..., bool]
+
+
+@pytest.fixture(autouse=True)
+def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No remembered setup, theme or unfinished game: the screens start from the defaults."""
+    monkeypatch.setenv("YATZY_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path / "data"))
+
+
+def game() -> Game:
+    return Game("yatzy", [Seat("Ann"), Seat("Greedy", "bot", "greedy"), Seat("Bo")], seed=7)
+
+
+def test_new_game_screen(snap_compare: Compare) -> None:
+    assert snap_compare(YatzyApp(pace=0), terminal_size=SIZE)
+
+
+def test_new_game_screen_low_vision(snap_compare: Compare) -> None:
+    assert snap_compare(YatzyApp(pace=0), press=["ctrl+t"], terminal_size=SIZE)
+
+
+def test_play_screen(snap_compare: Compare) -> None:
+    """Ann has rolled and holds two dice; the arrows have picked a box."""
+    assert snap_compare(YatzyApp(game(), pace=0), press=["r", "1", "2", "down", "down"], terminal_size=SIZE)
+
+
+def test_play_screen_low_vision(snap_compare: Compare) -> None:
+    """Black on yellow, large dice: the held ones reversed and marked HELD."""
+    assert snap_compare(YatzyApp(game(), pace=0), press=["ctrl+t", "r", "1", "2", "down", "down"],
+                        terminal_size=SIZE)
+
+
+def test_dozzy_play_screen(snap_compare: Compare) -> None:
+    """The tile board, and the tiles the picked box sends out."""
+    dozzy = Game("dozzy", [Seat("Ann"), Seat("Dozzy", "bot", "dozzy")], seed=3)
+    assert snap_compare(YatzyApp(dozzy, pace=0), press=["r", "enter", "r"], terminal_size=SIZE)
