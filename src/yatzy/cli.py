@@ -14,6 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from .actions import Roll, Score
 from .bots import BOTS
 from .dice import parse
 from .errors import YatzyError
@@ -196,9 +197,24 @@ def play(
             _fail(e)
     kinds = [s.level if s.level else "human" for s in game.seats]
     try:
-        hot_seat(game, kinds, lang, console=console)
+        hot_seat(game, kinds, lang, console=console, record=_record)
     except YatzyError as e:
         _fail(e)
+
+
+def _record(game: Game) -> None:
+    """Keep a finished game in the history; a failure is said, never fatal."""
+    from .storage import Database, record_game
+
+    try:
+        with Database() as db:
+            game_id = record_game(db, game)
+    except YatzyError as e:
+        Console(stderr=True, highlight=False).print(
+            _("the game could not be kept in your history: {reason}").format(reason=e))
+        return
+    console.print(_("kept in your history as game {id}: yatzy history show {id}").format(id=game_id),
+                  highlight=False)
 
 
 def _bar() -> Progress:
@@ -438,3 +454,142 @@ def simulate(
 
 if __name__ == "__main__":  # pragma: no cover
     app()
+
+
+@app.command()
+def sheet(
+    rules_: RulesOpt = "yatzy",
+    option: OptionOpt = None,
+    players: Annotated[int, typer.Option("--players", "-p", min=1, help="player columns (8 a page)")] = 4,
+    names: Annotated[str | None, typer.Option(
+        help="names heading the first columns, comma-separated")] = None,
+    large: Annotated[bool, typer.Option(
+        "--large", help="large print, black on yellow like the Danish tactile pad")] = False,
+    out: Annotated[Path, typer.Option("--output", "-o", help="the PDF file to write")] = Path("sheet.pdf"),
+    lang: LangOpt = "en",
+) -> None:
+    """Write a printable A4 score sheet (PDF) for any ruleset and language."""
+    from .pdfsheet import score_sheet
+
+    rs = _ruleset(rules_, option)
+    if out.suffix.lower() != ".pdf":
+        _fail(_("the score sheet is a PDF: give a file name ending in .pdf, not {name}").format(
+            name=out.name))
+    if not out.parent.is_dir():
+        _fail(_("cannot write {path}: there is no folder {folder}").format(path=out, folder=out.parent))
+    given = [n.strip() for n in names.split(",")] if names else None
+    try:
+        pdf = score_sheet(rs, lang, players, large=large, names=given)
+        out.write_bytes(pdf)
+    except YatzyError as e:
+        _fail(e)
+    except OSError as e:
+        _fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
+    console.print(_("score sheet: {path}").format(path=out))
+
+
+history_app = typer.Typer(help="Finished and saved games, statistics and records.", no_args_is_help=False)
+app.add_typer(history_app, name="history")
+
+DbOpt = Annotated[str | None, typer.Option(
+    "--db", help="database URL (default: SQLite in your data folder; postgresql+psycopg://... works)")]
+
+
+def _database(db: str | None):  # noqa: ANN202
+    from .storage import Database
+
+    try:
+        return Database(db)
+    except YatzyError as e:
+        _fail(e)
+
+
+@history_app.callback(invoke_without_command=True)
+def history(
+    ctx: typer.Context,
+    player: Annotated[str | None, typer.Option(help="only games this player sat in")] = None,
+    rules_: Annotated[str | None, typer.Option("--rules", "-r", help="only this ruleset")] = None,
+    limit: Annotated[int, typer.Option(min=1, help="how many games, newest first")] = 20,
+    db: DbOpt = None,
+    lang: LangOpt = "en",
+) -> None:
+    """List recorded games, newest first (yatzy history show ID replays one; stats, records)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from .storage import list_games
+
+    database = _database(db)
+    try:
+        rows = list_games(database, player=player, ruleset=rules_ and get_ruleset(rules_).name, limit=limit)
+    except YatzyError as e:
+        _fail(e)
+    if not rows:
+        console.print(_("no games recorded yet: finish a game with yatzy play and it appears here"))
+        return
+    t = Table(title=_("Games"))
+    for col in (_("game"), _("ruleset"), _("finished"), _("players and totals"), _("winner")):
+        t.add_column(col)
+    for g in rows:
+        when = (g.finished_at or g.updated_at).strftime("%Y-%m-%d %H:%M")
+        seats = ", ".join(f"{s.name} {s.total}" for s in g.seats)
+        t.add_row(str(g.id), g.ruleset, when if g.finished else _("unfinished"), seats, _and(list(g.winners)))
+    console.print(t)
+
+
+@history_app.command("show")
+def history_show(
+    game_id: Annotated[int, typer.Argument(help="the game's number in yatzy history")],
+    db: DbOpt = None,
+    lang: LangOpt = "en",
+) -> None:
+    """Replay a recorded game move by move, with the final scorecard."""
+    from .storage import load_game
+
+    database = _database(db)
+    try:
+        game = load_game(database, game_id)
+    except YatzyError as e:
+        _fail(e)
+    replay = Game(game.ruleset, game.seats, game.seed, first=game.first if not game.roll_offs else None,
+                  roll_off=bool(game.roll_offs))
+    for number, action in enumerate(game.log, 1):
+        player = replay.state.players[replay.state.current]
+        replay.apply(action)
+        if isinstance(action, Roll):
+            line = _("rolls {dice}").format(dice=" ".join(map(str, replay.state.dice or ())))
+            if action.keep:
+                line = action.describe() + ", " + line
+        elif isinstance(action, Score):
+            line = f"{action.describe()}: {player.card[action.category]}"
+        else:
+            line = action.describe()
+        console.print(f"{number:>3}. {player.name}: {line}", highlight=False)
+    outcome = game.outcome()
+    if outcome is not None:
+        console.print(_("winner: {names}").format(names=_and([s.name for s in outcome.standings
+                                                                 if s.player in outcome.winners])))
+
+
+@history_app.command("stats")
+def history_stats(
+    rules_: Annotated[str | None, typer.Option("--rules", "-r", help="only this ruleset")] = None,
+    db: DbOpt = None,
+    lang: LangOpt = "en",
+) -> None:
+    """Per player and ruleset: games, wins, mean, best, bonus and Yatzy rates, points lost to the coach."""
+    from .storage import player_stats
+
+    database = _database(db)
+    try:
+        stats = player_stats(database, rules_ and get_ruleset(rules_).name)
+    except YatzyError as e:
+        _fail(e)
+    t = Table(title=_("Statistics"))
+    for col in (_("player"), _("ruleset"), _("games"), _("wins"), _("mean"), _("best"), _("bonus"),
+                _("Yatzy"), _("lost to the coach")):
+        t.add_column(col, justify="right")
+    for s in stats:
+        lost = "" if s.mean_points_lost is None else f"{s.mean_points_lost:.1f}"
+        t.add_row(s.name, s.ruleset, str(s.games), str(s.wins), f"{s.mean:.1f}", str(s.best),
+                  f"{s.bonus_rate:.0%}", f"{s.yatzy_rate:.0%}", lost)
+    console.print(t)

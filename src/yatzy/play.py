@@ -470,9 +470,11 @@ def prepare(session: Session, con: Console) -> None:
 
 
 def hot_seat(game: Game, kinds: Sequence[str] | None = None, lang: str = "en",
-             ask: Callable[[str], str] = input, console: Console | None = None) -> Game:
+             ask: Callable[[str], str] = input, console: Console | None = None,
+             record: Callable[[Game], None] | None = None) -> Game:
     """Play until the game ends or the players quit. The game's seats say who is a bot;
-    ``kinds`` ("human" or a bot level per seat), if given, seats people and bots anew."""
+    ``kinds`` ("human" or a bot level per seat), if given, seats people and bots anew;
+    ``record`` hears of a finished game (the history)."""
     con = console or Console()
     with language(lang):
         if kinds is not None:
@@ -481,4 +483,6 @@ def hot_seat(game: Game, kinds: Sequence[str] | None = None, lang: str = "en",
         session = Session(game, lang=lang)
         prepare(session, con)
         LineGame(session, con, ask, BOT_PACE if con.is_terminal else 0).run()
+        if record is not None and game.is_over:
+            record(game)
     return game

@@ -1,0 +1,47 @@
+"""yatzy play keeps finished games; yatzy history lists, replays and counts them; yatzy sheet."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from yatzy.cli import app
+
+runner = CliRunner()
+
+
+def test_a_played_game_is_read_back_by_history(tmp_path: Path) -> None:
+    from yatzy.storage.database import DB_FILE
+
+    db = f"sqlite:///{tmp_path / DB_FILE}"
+    env = {"YATZY_DATA_DIR": str(tmp_path)}
+    # the line game with two bots plays to the end from empty input
+    r = runner.invoke(app, ["play", "-r", "kids", "-p", "bot:greedy,bot:random", "--seed", "5"], env=env,
+                      input="")
+    assert r.exit_code == 0, r.output
+    assert "kept in your history as game 1" in r.stdout
+    r = runner.invoke(app, ["history", "--db", db])
+    assert r.exit_code == 0, r.output
+    assert "Greedy bot" in r.stdout and "kids" in r.stdout
+    r = runner.invoke(app, ["history", "show", "1", "--db", db])
+    assert r.exit_code == 0, r.output
+    lines = [line for line in r.stdout.splitlines() if line.strip()[:1].isdigit()]
+    assert len(lines) >= 2 * 6 * 2 and "winner:" in r.stdout
+    r = runner.invoke(app, ["history", "stats", "--db", db, "--lang", "fi"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0 and "Greedy bot" in r.stdout
+    r = runner.invoke(app, ["history", "show", "7", "--db", db])
+    assert r.exit_code == 2 and r.stdout == "" and "7" in r.stderr
+
+
+def test_sheet_writes_a_pdf(tmp_path: Path) -> None:
+    out = tmp_path / "s.pdf"
+    r = runner.invoke(app, ["sheet", "-r", "maxi", "--lang", "sv", "-p", "3", "--large", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    assert "Maxiyatzy" in text and "Torn (4+2)" in text
+    r = runner.invoke(app, ["sheet", "-o", str(tmp_path / "s.png")])
+    assert r.exit_code == 2 and ".pdf" in r.stderr
+    r = runner.invoke(app, ["sheet", "-o", "/no/such/dir/s.pdf"])
+    assert r.exit_code == 2 and "/no/such/dir" in r.stderr
