@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import threading
+import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -318,6 +320,35 @@ async def test_the_coach_says_dozzy_has_no_table() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r", "c")
         assert "no exact table" in str(app.screen.query_one("#coach-body").render())
+
+
+def test_quitting_while_a_table_is_built_does_not_wait_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Maxi table takes minutes, one long layer after another; leaving the game must not wait
+    for the layer to end (a stand-in solver here spends 10 s on its first layer)."""
+    layer_done = threading.Event()
+
+    def slow_solve(ruleset: Any, *, progress: Callable[[int, int], None] | None = None) -> Any:
+        time.sleep(10)
+        layer_done.set()
+        assert progress is not None
+        progress(1, 2)  # the build stops here: the game is gone
+        raise AssertionError("the build went on after the game was left")
+
+    monkeypatch.setattr("yatzy.tui.coach.solve", slow_solve)
+    app = YatzyApp(Game("osto", ["Ann"], seed=1), pace=0)
+
+    async def quit_while_building() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("r", "c")
+            await pilot.pause(0.3)
+            assert "Building" in str(app.screen.query_one("#coach-body").render())
+            await pilot.press("u")  # the game is still usable meanwhile
+            await pilot.press("r")
+            assert view_of(app).rolls_left == 1
+
+    started = time.monotonic()
+    asyncio.run(quit_while_building())  # returns once the event loop's threads are all done
+    assert time.monotonic() - started < 5 and not layer_done.is_set()
 
 
 # ---- save, resume, the unfinished game ------------------------------------------------------

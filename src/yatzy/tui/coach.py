@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
@@ -18,6 +19,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import ProgressBar, Static
+from textual.worker import get_current_worker
 
 from ..game import Game, Score
 from ..i18n import _, language
@@ -29,25 +31,64 @@ from ..views import GameView
 SHOWN = 5
 """How many moves the panel lists, best first."""
 
-_tables: dict[tuple[str, tuple[tuple[str, object], ...]], Coach] = {}
-_lock = threading.Lock()
+Key = tuple[str, tuple[tuple[str, object], ...]]
+_tables: dict[Key, Coach] = {}
+_locks: dict[Key, threading.Lock] = {}
+_locks_lock = threading.Lock()
 
 
 def coach_for(ruleset: Ruleset, progress: Callable[[int, int], None] | None = None) -> Coach:
-    """The coach of a ruleset: its table built (or loaded) once per process, one build at a time."""
+    """The coach of a ruleset: its table built (or loaded) once per process, one build of it at a
+    time (the bots' preparation and the coach panel share it)."""
     key = (ruleset.name, tuple(ruleset.options))
-    with _lock:
+    with _locks_lock:
+        lock = _locks.setdefault(key, threading.Lock())
+    with lock:
         if key not in _tables:
             _tables[key] = Coach(solve(ruleset, progress=progress))
         return _tables[key]
 
 
-def solve_once(ruleset: Ruleset, progress: Callable[[int, int], None] | None = None) -> None:
-    """Build a table without racing another build of it (the bots' preparation uses this too)."""
-    coach_for(ruleset, progress)
+class Stopped(Exception):
+    """The game was left while its table was being built."""
+
+
+def build(ruleset: Ruleset, progress: Callable[[int, int], None]) -> Coach | None:
+    """From a worker thread: the coach of a ruleset, its table built (or loaded) in a daemon thread.
+
+    The worker waits for it but watches its own cancellation: when the player leaves (the app
+    quits, the screen goes), it stops waiting at once and the build stops at its next layer, so
+    quitting never waits for a table. None when it was stopped.
+    """
+    worker = get_current_worker()
+    stop = threading.Event()
+    got: dict[str, Any] = {}
+
+    def report(done: int, total: int) -> None:
+        if stop.is_set():
+            raise Stopped
+        progress(done, total)
+
+    def run() -> None:
+        try:
+            got["coach"] = coach_for(ruleset, report)
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting worker
+            got["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True, name=f"yatzy-{ruleset.name}-table")
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.1)
+        if worker.is_cancelled:
+            stop.set()
+            return None
+    if "error" in got:
+        raise got["error"]
+    return got["coach"]  # type: ignore[no-any-return]
 
 
 def ready(ruleset: Ruleset) -> bool:
+    """Whether the table of a ruleset is at hand (else the panel says it is being built)."""
     return (ruleset.name, tuple(ruleset.options)) in _tables
 
 
@@ -105,7 +146,9 @@ class CoachPanel(Vertical):
                 bar.update(total=total, progress=done)
             self.app.call_from_thread(show)
 
-        coach = coach_for(game.ruleset, progress)
+        coach = build(game.ruleset, progress)
+        if coach is None:
+            return
 
         def position() -> Position | None:
             """Read on the UI thread, where the game changes: None if it has moved on."""

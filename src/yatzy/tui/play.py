@@ -29,7 +29,7 @@ from ..game import Roll, Score
 from ..i18n import _, language
 from ..session import Event, Preparing, Rolled, SaveError, Scored, Session, TilesRestored, TurnPassed, Undone
 from ..views import GameView, ScoreOption, box_label
-from .coach import CoachPanel, solve_once
+from .coach import CoachPanel, build
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
 from .end import EndScreen
 from .settings import autosave
@@ -140,7 +140,8 @@ class PlayScreen(Screen[None]):
         with language(lang):
             loading = str(Preparing("loading", g.ruleset.name, levels))
         self.app.call_from_thread(self.show_preparing, loading, 0, None)
-        solve_once(g.ruleset, report)
+        if build(g.ruleset, report) is None:
+            return  # the game was left before the table was ready
         self.session.prepare()
         self.app.call_from_thread(self.prepared)
 
