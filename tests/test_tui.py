@@ -145,6 +145,8 @@ async def test_a_yatzy_game_against_a_greedy_bot_played_by_keys() -> None:
         for s in view.outcome.standings:
             assert s.name in shown and str(s.total) in shown
         played = screen.game
+        await pilot.press("q")
+    assert app.return_value is played  # what run() hands back
     twin = reference(Game("yatzy", seats, seed=11), moves)
     assert twin.log == played.log and twin.totals() == played.totals()
     assert not autosave_path().exists()  # a finished game is not offered again
@@ -171,6 +173,8 @@ async def test_maxi_uses_a_saved_roll() -> None:
         await until_over(pilot, moves)
         played = play_screen(app).game
         assert isinstance(app.screen, EndScreen)
+        await pilot.press("n")  # a new game next
+        assert isinstance(app.screen, NewGameScreen)
     assert reference(Game("maxi", ["Ann"], seed=3), moves).log == played.log
 
 

@@ -79,7 +79,7 @@ class YatzyApp(App[Game | None]):
         if self.start_with is not None:
             self.play(self.start_with)
             return
-        self.push_screen(NewGameScreen(self.settings))
+        self.push_screen(NewGameScreen(self.settings, self.lang))
         waiting = load_autosave() if self.offer_resume else None
         if waiting is not None:
             with language(self.lang):
@@ -108,7 +108,7 @@ class YatzyApp(App[Game | None]):
 
     def new_game(self) -> None:
         self.save_path = None
-        self.switch_screen(NewGameScreen(self.settings))
+        self.switch_screen(NewGameScreen(self.settings, self.lang))
 
     def apply_low_vision(self) -> None:
         on = self.settings.low_vision

@@ -88,6 +88,8 @@ class Settings:
     setup: Setup = field(default_factory=Setup)
     low_vision: bool = False
     """Black on yellow and large dice."""
+    remembered: bool = False
+    """Read from the settings file (not the defaults of a first start)."""
 
     @classmethod
     def load(cls) -> Settings:
@@ -97,7 +99,7 @@ class Settings:
             return cls()
         if not isinstance(d, dict):
             return cls()
-        return cls(Setup.from_dict(d.get("setup")), d.get("low_vision") is True)
+        return cls(Setup.from_dict(d.get("setup")), d.get("low_vision") is True, remembered=True)
 
     def save(self) -> None:
         """Remember the settings; a failure to write is ignored (the game goes on)."""

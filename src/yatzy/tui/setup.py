@@ -41,11 +41,17 @@ def levels(rules: str) -> list[str]:
 
 
 class NewGameScreen(Screen[None]):
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, lang: str | None = None) -> None:
         super().__init__(id="setup")
         self.settings = settings
         self.setup = Setup.from_dict(settings.setup.to_dict())
         """The setup being edited (a copy: the settings change when the game starts)."""
+        self.setup.lang = lang or self.setup.lang
+        if not settings.remembered:  # a first start: the default players named in the language
+            with language(self.lang):
+                self.setup.seats = [Seat(_("Player {n}").format(n=1)),
+                                    Seat(_("{level} bot").format(level="Greedy"), "bot", "greedy")]
+            settings.setup.seats = list(self.setup.seats)
         self.focus_after: str | None = "start"
 
     @property
