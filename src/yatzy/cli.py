@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -157,11 +159,23 @@ def play(
         help="continue a saved game (JSON); it keeps its own rules, players and seed")] = None,
     roll_off: Annotated[bool, typer.Option(
         "--roll-off", help="each player rolls one die; the highest starts (ties roll again)")] = False,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="the line-by-line game (screen readers, Braille displays, pipes) instead of "
+                        "the full-screen one; also chosen by NO_COLOR or when not on a terminal")] = False,
     lang: LangOpt = "en",
 ) -> None:
-    """Play a hot-seat game in the terminal against friends and bots."""
+    """Play in the terminal against friends and bots: full screen, or line by line with --plain."""
     from .play import hot_seat
 
+    full_screen = not plain and not os.environ.get("NO_COLOR") and sys.stdin.isatty() and sys.stdout.isatty()
+    if full_screen and load is None and rules_ is None and players is None and not option \
+            and seed is None and not roll_off:
+        from .tui import run
+
+        played = run(lang=lang)  # the new game screen
+        if played is not None and played.is_over:
+            _record(played)
+        return
     if load is not None:
         given = [name for name, value in (("--rules", rules_), ("--option", option or None),
                                           ("--players", players), ("--seed", seed),
@@ -195,9 +209,15 @@ def play(
             game = Game(rs, seats, seed, roll_off=roll_off)
         except YatzyError as e:
             _fail(e)
-    kinds = [s.level if s.level else "human" for s in game.seats]
     try:
-        hot_seat(game, kinds, lang, console=console, record=_record)
+        if full_screen:
+            from .tui import run
+
+            played = run(game, lang=lang, save_path=load)
+            if played is not None and played.is_over:
+                _record(played)
+        else:
+            hot_seat(game, lang=lang, console=console, record=_record)
     except YatzyError as e:
         _fail(e)
 
