@@ -76,6 +76,7 @@ def test_parse_accepts_spaces_and_commas_and_sorts() -> None:
 @pytest.mark.parametrize("text,n,message", [
     ("66627", None, "“7” is not a die face"),
     ("6a", None, "“a” is not a die face"),
+    ("5X6", None, "“X” is not a die face"),  # any letter, capitals too, is refused by name
     ("0", None, "“0” is not a die face"),
     ("1", 5, "has 1 die; this game rolls 5"),
     ("123456", 5, "has 6 dice; this game rolls 5"),

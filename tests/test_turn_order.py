@@ -20,11 +20,13 @@ def drive(game: Game, bots: list[GreedyBot | RandomBot]) -> tuple[list[int], int
     Returns the seat that scored each turn, in order, and how many DOZZY restores happened.
     """
     n = len(game.state.players)
+    first = game.first
+    assert game.state.current == first
     scorers: list[int] = []
     restores = 0
     while not game.is_over:
         turn = len(scorers)
-        seat = turn % n
+        seat = (first + turn) % n
         assert game.state.current == seat, f"turn {turn}: seat {game.state.current}, expected {seat}"
         assert game.player is game.state.players[seat]
         before = [len(p.card) for p in game.state.players]
@@ -36,7 +38,7 @@ def drive(game: Game, bots: list[GreedyBot | RandomBot]) -> tuple[list[int], int
             assert after == [b + (i == seat) for i, b in enumerate(before)]
             assert before[seat] == turn // n, "a seat got a turn twice in one round"
             scorers.append(seat)
-            assert game.state.current == (turn + 1) % n or game.is_over
+            assert game.state.current == (first + turn + 1) % n or game.is_over
         else:
             assert after == before
             assert game.state.current == seat, f"a {type(action).__name__} moved the seat"
@@ -65,6 +67,28 @@ def test_seats_rotate_in_order_over_whole_games(name: str, opts: dict[str, objec
         assert all(len(p.card) == rs.turns for p in game.state.players)
         restored += restores
     assert restored > 0 or name != "dozzy", "no DOZZY game restored tiles: the seat was not checked there"
+
+
+@pytest.mark.parametrize("first", [1, 2, 3])
+def test_a_chosen_starter_then_the_seats_in_order(first: int) -> None:
+    rs = get_ruleset("kids")
+    game = Game(rs, ["a", "b", "c", "d"], seed=first, first=first)
+    scorers, _ = drive(game, [GreedyBot() for _ in range(4)])
+    assert scorers == [(first + i) % 4 for i in range(4)] * rs.turns
+
+
+def test_roll_off_winner_starts_then_the_seats_in_order() -> None:
+    rs = get_ruleset("kids")
+    starters = set()
+    for seed in range(12):
+        game = Game(rs, ["a", "b", "c"], seed=seed, roll_off=True)
+        last = game.roll_offs[-1]
+        assert max(last.values()) == last[game.first]
+        assert list(last.values()).count(last[game.first]) == 1  # ties rolled again
+        starters.add(game.first)
+        scorers, _ = drive(game, [GreedyBot() for _ in range(3)])
+        assert scorers == [(game.first + i) % 3 for i in range(3)] * rs.turns
+    assert starters == {0, 1, 2}
 
 
 def test_dozzy_restore_keeps_the_seat() -> None:
