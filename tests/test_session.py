@@ -390,7 +390,7 @@ def test_the_session_speaks_its_language() -> None:
     session.act("s ones")
     session.advance()
     session.act("r")
-    with language("sv"), pytest.raises(IllegalActionError, match="box 1 Ykköset is filled already"):
+    with language("sv"), pytest.raises(IllegalActionError, match="kohta 1 Ykköset on jo täytetty"):
         session.act("s ones")  # the session's language, whatever the caller's
     assert session.view().players[0].boxes[0].name == "Ykköset"
     assert session.view(lang="sv").players[0].boxes[0].name != "Ykköset"

@@ -141,7 +141,10 @@ class Scored(Event):
             text = ngettext("scores {points} in {box}", "scores {points} in {box}", self.points)
         text = text.format(points=self.points, box=box_label(self.number, category_name(self.box)),
                            bonus=self.yahtzee_bonus)
-        return f"{text}; {_('saved rolls: {n}').format(n=self.bank)}" if self.bank else text
+        if not self.bank:
+            return text
+        saved = _("saved rolls: {n}").format(n=self.bank)
+        return f"{text}; {saved}"
 
 
 @dataclass(frozen=True)
