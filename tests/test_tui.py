@@ -72,19 +72,19 @@ async def fill(pilot: Pilot[Any], box: str) -> None:
 
 
 async def quick_turn(pilot: Pilot[Any], moves: Moves, rolls: int = 1, choice: int = -1) -> None:
-    """One roll or more (r each), then Enter on the first box that may be filled (the arrows start
-    there), y when asked about a 0, and in DOZZY the tile choice numbered ``choice`` (the last)."""
+    """One roll or more (r each), then the box with points nearest to either end of the list (Home
+    or End, a few arrows, Enter), and in DOZZY the tile choice numbered ``choice`` (the last)."""
     app = pilot.app
     assert isinstance(app, YatzyApp)
     for _ in range(rolls):
         await pilot.press("r")
         moves.append(Roll())
-    view = view_of(app)
-    option = min(view.score_options, key=lambda o: o.number)
-    await pilot.press("enter")
-    if isinstance(app.screen, ConfirmScreen):
-        assert option.points == 0 and any(o.points for o in view.score_options)
-        await pilot.press("y")
+    options = sorted(view_of(app).score_options, key=lambda o: o.number)
+    last = len(options) - 1
+    scoring = [i for i, o in enumerate(options) if o.points] or [0]
+    i = min(scoring, key=lambda i: min(i, last - i))
+    await pilot.press(*(["home"] + ["down"] * i if i <= last - i else ["end"] + ["up"] * (last - i)), "enter")
+    option = options[i]
     returns = None
     if len(option.returns) > 1:
         assert isinstance(app.screen, ChoiceScreen)
@@ -288,6 +288,41 @@ async def test_undo_takes_the_last_score_back_until_the_next_roll() -> None:
         assert view_of(app).dice is not None
 
 
+@pilot_test
+async def test_bots_play_at_a_pace_that_can_be_changed_and_skipped() -> None:
+    app = YatzyApp(Game("yatzy", [Seat("Ann"), Seat("Greedy", "bot", "greedy")], seed=4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        hint = screen.query_one("#hint")
+        await pilot.press("minus", "minus")  # the slowest pace
+        await pilot.press("r")
+        await fill(pilot, "chance")
+        assert view_of(app).current == 1 and len(screen.game.log) == 2  # the bot waits its pace
+        assert "2.5 s a move" in str(hint.render())
+        await pilot.press(*["plus"] * 4)
+        assert "0.3 s a move" in str(hint.render())
+        await until(pilot, lambda: len(screen.game.log) > 2)  # its moves come one by one
+        assert view_of(app).current == 1
+        await pilot.press("minus", "minus", "minus")
+        assert "1.6 s a move" in str(hint.render())
+        await pilot.press("s")  # no more waiting: the bot ends its turn at once
+        assert view_of(app).current == 0
+
+
+@pilot_test
+async def test_a_solver_bot_waits_for_its_table_while_the_person_plays() -> None:
+    app = YatzyApp(Game("kids", [Seat("Ann"), Seat("Optimal", "bot", "optimal")], seed=4), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        await pilot.press("r")
+        await until(pilot, lambda: screen.ready)
+        await pilot.press("enter", "y")
+        await pilot.pause()
+        view = view_of(app)
+        assert view.current == 0 and view.players[1].boxes and sum(
+            b.points is not None for b in view.players[1].boxes) == 1  # the bot has played its turn
+
+
 # ---- the coach ----------------------------------------------------------------------------
 
 @pilot_test
@@ -296,11 +331,7 @@ async def test_the_coach_ranks_as_the_solver_does() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r", "c")
         panel = app.screen.query_one(CoachPanel)
-        for _ in range(200):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if panel.options:
-                break
+        await until(pilot, lambda: bool(panel.options))
         game = play_screen(app).game
         coach = Coach(solve(get_ruleset("kids")))
         best = coach.options(coach.position_of(game))[0]
@@ -309,11 +340,7 @@ async def test_the_coach_ranks_as_the_solver_does() -> None:
         assert best.action.describe() in panel.lines[0]  # type: ignore[union-attr]
         # the coach follows the game: the next roll is ranked anew
         await pilot.press("r")
-        for _ in range(200):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if panel.version == len(game.log):
-                break
+        await until(pilot, lambda: panel.version == len(game.log))
         best = coach.options(coach.position_of(game))[0]
         assert panel.options[0].action == best.action
 
@@ -399,8 +426,10 @@ async def test_an_interrupted_game_is_offered_at_the_next_start() -> None:
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(2):
             await quick_turn(pilot, moves)
-        await pilot.press("r")  # the game stops mid-turn: ctrl+c, or the terminal closes
+        await pilot.press("r")
         log = list(play_screen(app).game.log)
+        await pilot.press("ctrl+c")  # the game stops mid-turn (or the terminal closes)
+    assert app.return_value is not None and app.return_value.log == log
     assert autosave_path().exists()
     again = YatzyApp(pace=0)
     async with again.run_test(size=SIZE) as pilot:
@@ -418,23 +447,39 @@ async def test_an_interrupted_game_is_offered_at_the_next_start() -> None:
 
 # ---- the new game screen ------------------------------------------------------------------
 
+async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
+    """Let the app work until ``ready()`` (a screen being composed anew, a worker finishing)."""
+    for _ in range(300):
+        if ready():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the app never got there")
+
+
 @pilot_test
 async def test_the_new_game_screen_sets_up_players_rules_and_remembers_them() -> None:
     app = YatzyApp(pace=0)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, NewGameScreen)
+
+        def has(selector: str) -> Callable[[], bool]:
+            return lambda: bool(screen.query(selector))
+
         await pilot.click("#add")
+        await until(pilot, has("#name-2"))
         screen.query_one("#name-2").value = "Cy"  # type: ignore[attr-defined]
         await pilot.click("#up-2")  # Cy moves up to the second seat
+        await until(pilot, lambda: screen.query_one("#name-1").value == "Cy")  # type: ignore[attr-defined]
         await pilot.click("#remove-0")  # the first player leaves
+        await until(pilot, lambda: not screen.query("#name-2"))
         screen.query_one("#rules").value = "yahtzee"  # type: ignore[attr-defined]
-        await pilot.pause()
+        await until(pilot, has("#opt-joker"))
         screen.query_one("#opt-joker").value = "free"  # type: ignore[attr-defined]
         screen.query_one("#seed").value = "42"  # type: ignore[attr-defined]
         await pilot.click("#roll-off")
         await pilot.click("#start")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, PlayScreen))
         game = play_screen(app).game
         assert [s.name for s in game.seats] == ["Cy", "Greedy bot"]
         assert game.seats[1].level == "greedy"
@@ -491,8 +536,7 @@ async def test_low_vision_is_black_on_yellow_with_large_dice_and_remembered() ->
     app = YatzyApp(Game("kids", [Seat("Ann"), Seat("Greedy", "bot", "greedy")], seed=6), pace=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r", "1", "c", "ctrl+t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await until(pilot, lambda: bool(app.screen.query_one(CoachPanel).options))
         assert app.theme == "yatzy-contrast" and app.has_class("-large")
         assert app.screen.query_one("#die-0").region.width == 14
         ratios = contrasts(app)
