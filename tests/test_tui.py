@@ -21,6 +21,7 @@ from rich.color import Color
 from textual.pilot import Pilot
 
 from yatzy.actions import parse_action
+from yatzy.errors import InvalidActionError
 from yatzy.game import Action, Game, Roll, Score
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -503,6 +504,13 @@ async def test_a_bad_option_is_named_and_no_game_starts() -> None:
         await pilot.click("#start")
         assert isinstance(app.screen, NewGameScreen)
         assert "bonus_threshold" in str(app.screen.query_one("#error").render())
+
+
+def test_an_unknown_bot_or_language_is_refused_before_the_screen_opens() -> None:
+    with pytest.raises(InvalidActionError, match="unknown level"):
+        YatzyApp(Game("yatzy", [Seat("Ann"), Seat("Robo", "bot", "genius")], seed=1))
+    with pytest.raises(InvalidActionError, match="unknown language"):
+        YatzyApp(lang="xx")
 
 
 # ---- low vision ---------------------------------------------------------------------------

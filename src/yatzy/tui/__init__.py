@@ -22,6 +22,9 @@ def run(game: Game | None = None, *, lang: str | None = None, save_path: str | P
     ``lang``: the language (default: the one chosen last time, else English). ``save_path``:
     where ctrl+s offers to save (the file loaded, say). ``pace``: seconds between two bot moves
     (default 1; + and - change it while playing).
+
+    :raises InvalidActionError: a seat of ``game`` is a bot of an unknown level, or ``lang``
+        is not one of the six languages (nothing is shown then).
     """
     from .app import YatzyApp
 

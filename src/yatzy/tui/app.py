@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.theme import Theme
 
 from ..game import Game
-from ..i18n import LANGUAGES, _, language
+from ..i18n import _, check_language, language
 from ..session import Session
 from ..views import and_list
 from .dialogs import ConfirmScreen
@@ -66,18 +66,20 @@ class YatzyApp(App[Game | None]):
                  pace: float | None = None, offer_resume: bool = True) -> None:
         super().__init__()
         self.settings = Settings.load()
-        self.lang = lang if lang in LANGUAGES else self.settings.setup.lang
-        self.start_with = game
+        self.lang = check_language(lang) if lang is not None else self.settings.setup.lang
         self.save_path = save_path
         self.pace = pace
         self.offer_resume = offer_resume
         self.played: Game | None = None
+        self.start_with = None if game is None else Session(game, lang=self.lang, bot_seed=game.seed)
+        """The session of a game given to play at once: made here, so a bad seat is refused before
+        the screen opens (InvalidActionError)."""
         self.register_theme(CONTRAST)
 
     def on_mount(self) -> None:
         self.apply_low_vision()
         if self.start_with is not None:
-            self.play(self.start_with)
+            self.start(self.start_with)
             return
         self.push_screen(NewGameScreen(self.settings, self.lang))
         waiting = load_autosave() if self.offer_resume else None
@@ -98,9 +100,11 @@ class YatzyApp(App[Game | None]):
     def play(self, game: Game, lang: str | None = None) -> None:
         """Play ``game``: the play screen takes the place of whatever is on show."""
         self.lang = lang or self.lang
-        self.played = game
-        screen = PlayScreen(Session(game, lang=self.lang, bot_seed=game.seed), pace=self.pace,
-                            save_path=self.save_path)
+        self.start(Session(game, lang=self.lang, bot_seed=game.seed))
+
+    def start(self, session: Session) -> None:
+        self.played = session.game
+        screen = PlayScreen(session, pace=self.pace, save_path=self.save_path)
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)
         else:

@@ -25,7 +25,7 @@ from textual.widgets import DataTable, ProgressBar, Static
 from ..actions import parse_action
 from ..bots import needs_table
 from ..errors import YatzyError
-from ..game import Roll, Score
+from ..game import Action, Roll, Score
 from ..i18n import _, language
 from ..session import Event, Preparing, Rolled, SaveError, Scored, Session, TilesRestored, TurnPassed, Undone
 from ..views import GameView, ScoreOption, box_label
@@ -168,8 +168,13 @@ class PlayScreen(Screen[None]):
 
     def bot_step(self) -> None:
         self._timer = None
-        self.session.step()
-        self.after_change()
+        if self.is_current:  # the bots wait while a dialog (help, save) is open
+            self.session.step()
+            self.after_change()
+
+    def on_screen_resume(self) -> None:
+        if not self.game.is_over and self.session.waiting_for() is None:
+            self.schedule_bots()
 
     def stop_bots(self) -> None:
         if self._timer is not None:
@@ -308,9 +313,9 @@ class PlayScreen(Screen[None]):
         return keys + [("ctrl+s", _("save")), ("ctrl+t", _("contrast")), ("q", _("quit"))]
 
     # ---- what the player does -----------------------------------------------------------
-    def act(self, action: Roll | Score | object) -> None:
+    def act(self, action: Action) -> None:
         try:
-            self.session.act(action)  # type: ignore[arg-type]
+            self.session.act(action)
         except YatzyError as e:
             self.notify(str(e), severity="error", timeout=5)
             return
@@ -398,7 +403,7 @@ class PlayScreen(Screen[None]):
 
     def action_restore(self) -> None:
         view = self.person_view()
-        if view is None:
+        if view is None or view.board is None:
             return
         if not view.may_restore:
             with language(self.lang):

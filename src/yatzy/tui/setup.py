@@ -146,7 +146,8 @@ class NewGameScreen(Screen[None]):
                     options[spec.name] = widget.value
                 elif isinstance(widget, Input):
                     try:
-                        options[spec.name] = spec.parse(widget.value.strip() or spec.show(None))
+                        text = widget.value.strip()
+                        options[spec.name] = spec.parse(text) if text else spec.default
                     except YatzyError as e:
                         problems.append(str(e))
             s.options = options
