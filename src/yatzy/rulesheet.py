@@ -9,7 +9,7 @@ from rich.text import Text
 from .i18n import N_, _, current_language, language, ngettext
 from .names import category_name, label
 from .registry import OPTIONS
-from .rules import Bonus, Ruleset
+from .rules import Bonus, Ruleset, YahtzeeRuleset
 
 JOKER_RULES = {
     "forced": N_("Joker rule (forced): an extra Yahtzee goes in the upper box of its face if that is open; "
@@ -55,7 +55,7 @@ def _extra_lines(rs: Ruleset) -> list[str]:
         else:
             extra.append(_("Saved rolls: unused rolls are banked for later turns (at most {n}).").format(
                 n=rs.bank_cap))
-    if rs.name == "yahtzee":
+    if isinstance(rs, YahtzeeRuleset):
         extra.append(_(JOKER_RULES[str(rs.option("joker"))]))
         extra.append(_("Yahtzee bonus: +100 for each extra Yahtzee while the Yahtzee box holds 50.")
                      if rs.option("yahtzee_bonus") else _("No Yahtzee bonus."))

@@ -12,7 +12,7 @@ from ..dice import Dice, sub_multisets
 from ..errors import IllegalActionError, InvalidActionError
 from ..game import Game
 from ..i18n import _, ngettext
-from ..rules import Ruleset
+from ..rules import Ruleset, YahtzeeRuleset
 from . import kernel, playout
 from .solve import Solution
 
@@ -116,7 +116,8 @@ class Coach:
             aux = min(p.bank, self.spec.bank_cap)
             rolls_left = min(game.rolls_left, self.spec.levels)
         else:
-            aux = 1 if self.spec.n_aux == 2 and p.card.get("yahtzee") == 50 else 0
+            box = rs.yahtzee_box if isinstance(rs, YahtzeeRuleset) else None
+            aux = 1 if self.spec.n_aux == 2 and box and p.card.get(box) == rs.by_id[box].max else 0
             rolls_left = game.rolls_left
         return Position(frozenset(p.card), upper, st.dice, rolls_left, aux)
 
@@ -158,8 +159,9 @@ class Coach:
         is_upper, cap, _ = spec.bonus
         m, u = self._mask(pos), min(pos.upper, cap)
         card: dict[str, int] = {c: 0 for c in pos.filled}
-        if spec.n_aux == 2 and "yahtzee" in card:
-            card["yahtzee"] = 50 if pos.aux == 1 else 0
+        ybox = rs.yahtzee_box if isinstance(rs, YahtzeeRuleset) else None
+        if spec.n_aux == 2 and ybox in card:
+            card[ybox] = rs.by_id[ybox].max if pos.aux == 1 else 0
         extra = rs.extra_points(card, pos.dice)
         out: dict[str, tuple[int, float]] = {}
         for cid, pts in rs.score_options(card, pos.dice).items():
@@ -167,7 +169,7 @@ class Coach:
             if rs.saved_rolls:
                 a2 = min(pos.rolls_left, spec.bank_cap)
             elif spec.n_aux == 2:
-                a2 = (1 if pts > 0 else 0) if cid == "yahtzee" else pos.aux
+                a2 = (1 if pts > 0 else 0) if cid == ybox else pos.aux
             else:
                 a2 = 0
             u2 = min(u + pts, cap) if is_upper[c] else u
@@ -304,11 +306,11 @@ def _check_saved(rs: Ruleset, saved: int) -> None:
 
 def _check_yahtzee_50(rs: Ruleset, names: frozenset[str]) -> None:
     """The Yahtzee box can hold 50 only in yahtzee, once it is filled."""
-    if "yahtzee" not in rs.by_id:
+    if not isinstance(rs, YahtzeeRuleset):
         raise InvalidActionError(
             _("a Yahtzee box holding 50 matters only in yahtzee (extra Yahtzee bonus, jokers), "
               "not in {rules}").format(rules=rs.name))
-    if "yahtzee" not in names:
+    if rs.yahtzee_box not in names:
         raise InvalidActionError(
             _("the Yahtzee box can hold 50 only once it is filled; add yahtzee to the filled boxes"))
 
