@@ -155,7 +155,8 @@ async def test_a_yatzy_game_against_a_greedy_bot_played_by_keys() -> None:
 
 @pilot_test
 async def test_maxi_uses_a_saved_roll() -> None:
-    app = YatzyApp(Game("maxi", ["Ann"], seed=3), pace=0)
+    ended: list[Game] = []
+    app = YatzyApp(Game("maxi", ["Ann"], seed=3), pace=0, on_game_over=ended.append)
     moves: Moves = []
     async with app.run_test(size=SIZE) as pilot:
         await quick_turn(pilot, moves)  # one roll: two rolls are saved
@@ -174,6 +175,7 @@ async def test_maxi_uses_a_saved_roll() -> None:
         await until_over(pilot, moves)
         played = play_screen(app).game
         assert isinstance(app.screen, EndScreen)
+        assert ended == [played]  # told once, as the game ended (the CLI keeps it in the history)
         await pilot.press("n")  # a new game next
         assert isinstance(app.screen, NewGameScreen)
     assert reference(Game("maxi", ["Ann"], seed=3), moves).log == played.log

@@ -7,6 +7,7 @@ the last setup and the low-vision choice (ctrl+t: black on yellow, large dice).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App
@@ -63,8 +64,10 @@ class YatzyApp(App[Game | None]):
     ]
 
     def __init__(self, game: Game | None = None, *, lang: str | None = None, save_path: Path | None = None,
-                 pace: float | None = None, offer_resume: bool = True) -> None:
+                 pace: float | None = None, offer_resume: bool = True,
+                 on_game_over: Callable[[Game], None] | None = None) -> None:
         super().__init__()
+        self.on_game_over = on_game_over
         self.settings = Settings.load()
         self.lang = check_language(lang) if lang is not None else self.settings.setup.lang
         self.save_path = save_path
@@ -104,7 +107,7 @@ class YatzyApp(App[Game | None]):
 
     def start(self, session: Session) -> None:
         self.played = session.game
-        screen = PlayScreen(session, pace=self.pace, save_path=self.save_path)
+        screen = PlayScreen(session, pace=self.pace, save_path=self.save_path, on_game_over=self.on_game_over)
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)
         else:

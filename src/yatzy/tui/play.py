@@ -11,6 +11,7 @@ would score, the bonus, the legal moves and the tile choices all come from the v
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
@@ -25,7 +26,7 @@ from textual.widgets import DataTable, ProgressBar, Static
 from ..actions import parse_action
 from ..bots import needs_table
 from ..errors import YatzyError
-from ..game import Action, Roll, Score
+from ..game import Action, Game, Roll, Score
 from ..i18n import _, language
 from ..session import Event, Preparing, Rolled, SaveError, Scored, Session, TilesRestored, TurnPassed, Undone
 from ..views import GameView, ScoreOption, box_label
@@ -66,8 +67,11 @@ class PlayScreen(Screen[None]):
         Binding("q", "app.quit", show=False),
     ]
 
-    def __init__(self, session: Session, *, pace: float | None = None, save_path: Path | None = None) -> None:
+    def __init__(self, session: Session, *, pace: float | None = None, save_path: Path | None = None,
+                 on_game_over: Callable[[Game], None] | None = None) -> None:
         super().__init__(id="play")
+        self.on_game_over = on_game_over
+        """Told of the game once it ends (the CLI keeps it in the history)."""
         self.session = session
         self.game = session.game
         self.lang = session.lang
@@ -204,6 +208,8 @@ class PlayScreen(Screen[None]):
             self.stop_bots()
             if not self.ended:
                 self.ended = True
+                if self.on_game_over is not None:
+                    self.on_game_over(self.game)
                 self.app.push_screen(EndScreen(self.lang, view), self.after_end)
             return
         if self.session.waiting_for() is not None:
