@@ -146,6 +146,7 @@ DEFAULT_PLAYERS = "You,bot:greedy"
 
 @app.command()
 def play(
+    ctx: typer.Context,
     rules_: Annotated[str | None, typer.Option(
         "--rules", "-r", help=f"ruleset: {', '.join(RULESETS)} (default yatzy)")] = None,
     option: OptionOpt = None,
@@ -168,13 +169,17 @@ def play(
     from .play import hot_seat
 
     full_screen = not plain and not os.environ.get("NO_COLOR") and sys.stdin.isatty() and sys.stdout.isatty()
+    # the full-screen game remembers the language chosen last time unless --lang is given
+    source = ctx.get_parameter_source("lang")  # Typer's own click: compare the source by name
+    screen_lang = lang if getattr(source, "name", None) == "COMMANDLINE" else None
+    finished: list[Game] = []
     if full_screen and load is None and rules_ is None and players is None and not option \
             and seed is None and not roll_off:
         from .tui import run
 
-        played = run(lang=lang)  # the new game screen
-        if played is not None and played.is_over:
-            _record(played)
+        run(lang=screen_lang, on_game_over=finished.append)  # the new game screen
+        for game in finished:  # kept once the screen is closed: no output while it is up
+            _record(game)
         return
     if load is not None:
         given = [name for name, value in (("--rules", rules_), ("--option", option or None),
@@ -213,9 +218,9 @@ def play(
         if full_screen:
             from .tui import run
 
-            played = run(game, lang=lang, save_path=load)
-            if played is not None and played.is_over:
-                _record(played)
+            run(game, lang=screen_lang, save_path=load, on_game_over=finished.append)
+            for done in finished:
+                _record(done)
         else:
             hot_seat(game, lang=lang, console=console, record=_record)
     except YatzyError as e:
