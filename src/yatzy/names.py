@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .i18n import LANGUAGES, N_, _, check_language, language
 
-__all__ = ["LABELS", "LANGUAGES", "NAMES", "category_name", "check_language", "label"]
+__all__ = ["LABELS", "LANGUAGES", "NAMES", "category_name", "check_language", "label", "saved_rolls_note"]
 
 _UPPER = (N_("Ones"), N_("Twos"), N_("Threes"), N_("Fours"), N_("Fives"), N_("Sixes"))
 
@@ -47,6 +47,13 @@ def category_name(category_id: str, lang: str | None = None) -> str:
     if category_id[1:].isdigit() and int(category_id[1:]) >= 7:
         return _(PAIR_SUMS).format(n=int(category_id[1:]))
     return _(NAMES[category_id])
+
+
+def saved_rolls_note(bank_cap: int | None) -> str:
+    """The line a sheet prints about saved rolls (Maxi, Osto), in the current language."""
+    if bank_cap is None:
+        return _("Saved rolls: unused rolls are banked for later turns (no cap).")
+    return _("Saved rolls: unused rolls are banked for later turns (at most {n}).").format(n=bank_cap)
 
 
 def label(key: str, lang: str | None = None) -> str:

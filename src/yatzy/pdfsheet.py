@@ -19,7 +19,7 @@ from fpdf import FPDF
 
 from .errors import InvalidActionError
 from .i18n import _, check_language, language, ngettext
-from .names import category_name, label
+from .names import category_name, label, saved_rolls_note
 from .registry import OPTIONS, get_ruleset
 from .rules import Bonus, Ruleset
 
@@ -160,11 +160,7 @@ def _intro(rs: Ruleset) -> list[str]:
     if rs.order is not None:
         lines.append(_("Forced order: fill the boxes in the order of the numbers beside them."))
     if rs.saved_rolls:
-        if rs.bank_cap is None:
-            lines.append(_("Saved rolls: unused rolls are banked for later turns (no cap)."))
-        else:
-            lines.append(_("Saved rolls: unused rolls are banked for later turns (at most {n}).").format(
-                n=rs.bank_cap))
+        lines.append(saved_rolls_note(rs.bank_cap))
     return lines
 
 

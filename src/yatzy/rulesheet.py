@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .i18n import N_, _, current_language, language, ngettext
-from .names import category_name, label
+from .names import category_name, label, saved_rolls_note
 from .registry import OPTIONS
 from .rules import Bonus, Ruleset, YahtzeeRuleset
 
@@ -50,11 +50,7 @@ def _extra_lines(rs: Ruleset) -> list[str]:
     if rs.order is not None:
         extra.append(_("Forced order: {boxes}").format(boxes=" → ".join(category_name(c) for c in rs.order)))
     if rs.saved_rolls:
-        if rs.bank_cap is None:
-            extra.append(_("Saved rolls: unused rolls are banked for later turns (no cap)."))
-        else:
-            extra.append(_("Saved rolls: unused rolls are banked for later turns (at most {n}).").format(
-                n=rs.bank_cap))
+        extra.append(saved_rolls_note(rs.bank_cap))
     if isinstance(rs, YahtzeeRuleset):
         extra.append(_(JOKER_RULES[str(rs.option("joker"))]))
         extra.append(_("Yahtzee bonus: +100 for each extra Yahtzee while the Yahtzee box holds 50.")
