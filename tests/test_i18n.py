@@ -34,8 +34,8 @@ from yatzy.bots import BOTS
 from yatzy.cli import app
 from yatzy.game import Game
 from yatzy.i18n import LANGUAGES, LOCALE_DIR, _, current_language, language, pgettext
-from yatzy.play import DEFAULT_SAVE, hot_seat
 from yatzy.names import category_name
+from yatzy.play import DEFAULT_SAVE, hot_seat
 from yatzy.registry import ALIASES, OPTIONS, RULESETS, get_ruleset, parse_options
 
 runner = CliRunner()
