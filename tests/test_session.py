@@ -433,7 +433,7 @@ def test_moves_describe_themselves_in_the_current_language() -> None:
     assert isinstance(scored, Scored)
     assert scored.describe() == f"scores {scored.points} in 1 Ones; saved rolls: 2"
     with language("fi"):
-        assert scored.describe().endswith("1 Ykköset; saved rolls: 2")
+        assert scored.describe().endswith("1 Ykköset; säästetyt heitot: 2")
 
     yahtzee = Game("yahtzee", ["Ann"], seed=6)
     session = Session(yahtzee)
