@@ -21,7 +21,7 @@ from .bots import BOTS
 from .dice import parse
 from .errors import YatzyError
 from .game import Game
-from .i18n import _, language, ngettext
+from .i18n import _, language, ngettext, pgettext
 from .names import LANGUAGES, category_name
 from .registry import RULESETS, get_ruleset, parse_options
 from .rules import Ruleset
@@ -610,8 +610,8 @@ def history_stats(
     except YatzyError as e:
         _fail(e)
     t = Table(title=_("Statistics"))
-    for col in (_("player"), _("ruleset"), _("games"), _("wins"), _("mean"), _("best"), _("bonus"),
-                _("Yatzy"), _("lost to the coach")):
+    for col in (_("player"), _("ruleset"), pgettext("column", "games"), _("wins"), _("mean"), _("best"),
+                _("bonus"), _("Yatzy"), _("lost to the coach")):
         t.add_column(col, justify="right")
     for s in stats:
         lost = "" if s.mean_points_lost is None else f"{s.mean_points_lost:.1f}"
