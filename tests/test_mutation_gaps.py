@@ -74,22 +74,25 @@ def test_parse_accepts_spaces_and_commas_and_sorts() -> None:
 
 
 @pytest.mark.parametrize("text,n,message", [
-    ("66627", None, "“7” is not a die face"),
-    ("6a", None, "“a” is not a die face"),
-    ("5X6", None, "“X” is not a die face"),  # any letter, capitals too, is refused by name
-    ("0", None, "“0” is not a die face"),
-    ("1", 5, "has 1 die; this game rolls 5"),
-    ("123456", 5, "has 6 dice; this game rolls 5"),
+    ("66627", None, "“66627” is not a roll: “7” is not a die face; write faces 1 to 6, e.g. 66622"),
+    ("6a", None, "“6a” is not a roll: “a” is not a die face; write faces 1 to 6, e.g. 66622"),
+    ("5X6", None, "“5X6” is not a roll: “X” is not a die face; write faces 1 to 6, e.g. 66622"),
+    ("0", None, "“0” is not a die face; write faces 1 to 6, e.g. 66622"),  # one character: once
+    (" 7,", 5, "“7” is not a die face; write faces 1 to 6, e.g. 66622"),
+    ("1", 5, "“1” has 1 die; this game rolls 5 at once"),
+    ("123456", 5, "“123456” has 6 dice; this game rolls 5 at once"),
 ])
 def test_parse_errors_name_the_problem(text: str, n: int | None, message: str) -> None:
-    with pytest.raises(InvalidActionError, match=message):
+    with pytest.raises(InvalidActionError) as caught:
         parse(text, n)
+    assert str(caught.value) == message
 
 
 @pytest.mark.parametrize("value", [0, 7, -1, True, 2.0, "3", None])
 def test_normalize_refuses_what_is_not_a_face(value: object) -> None:
-    with pytest.raises(InvalidActionError, match="a die is a whole number from 1 to 6"):
+    with pytest.raises(InvalidActionError) as caught:
         normalize([1, value])
+    assert str(caught.value) == f"a die is a whole number from 1 to 6, not “{value}”"
 
 
 def test_normalize_sorts_and_keeps_repeats() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from yatzy.bots import GreedyBot, RandomBot
-from yatzy.errors import IllegalActionError
+from yatzy.errors import IllegalActionError, InvalidActionError
 from yatzy.game import Game, Restore, Roll, Score
 from yatzy.registry import get_ruleset
 
@@ -136,3 +136,53 @@ def test_undo_across_the_wrap_returns_to_the_last_seat() -> None:
     assert g.state.current == 2 and "chance" not in g.state.players[2].card
     g.score("ones")
     assert g.state.current == 0
+
+
+@pytest.mark.parametrize("first", [-1, 3, True, "1", 1.0])
+def test_the_starter_must_be_a_seat(first: object) -> None:
+    with pytest.raises(InvalidActionError, match="seat number from 0 to 2"):
+        Game("kids", ["a", "b", "c"], seed=1, first=first)  # type: ignore[arg-type]
+
+
+def test_the_starter_may_be_any_seat() -> None:
+    assert [Game("kids", ["a", "b", "c"], seed=1, first=f).state.current for f in (0, 1, 2)] == [0, 1, 2]
+    with pytest.raises(InvalidActionError, match="not both"):
+        Game("kids", ["a", "b", "c"], seed=1, first=1, roll_off=True)
+
+
+def _starter_games() -> list[Game]:
+    """A game with a chosen starter and one whose roll-off was not won by seat 0."""
+    rolled = next(g for s in range(50) if (g := Game("kids", ["a", "b", "c"], seed=s, roll_off=True)).first)
+    return [Game("kids", ["a", "b", "c"], seed=4, first=2), rolled]
+
+
+@pytest.mark.parametrize("which", ["chosen", "roll-off"])
+def test_undo_keeps_the_starter_and_the_order(which: str) -> None:
+    g = _starter_games()[which == "roll-off"]
+    first, offs = g.first, list(g.roll_offs)
+    g.roll()
+    dice = g.state.dice
+    g.score("ones")
+    g.undo()
+    assert (g.first, g.roll_offs, g.state.current, g.state.dice) == (first, offs, first, dice)
+    g.score("twos")
+    for turn in range(1, 7):
+        assert g.state.current == (first + turn) % 3
+        g.roll()
+        g.score(g.ruleset.open_categories(g.player.card)[0])
+
+
+@pytest.mark.parametrize("which", ["chosen", "roll-off"])
+def test_a_loaded_game_keeps_the_starter_and_the_order(which: str) -> None:
+    g = _starter_games()[which == "roll-off"]
+    for _ in range(4):
+        g.roll()
+        g.score(g.ruleset.open_categories(g.player.card)[0])
+    loaded = Game.from_json(g.to_json())
+    assert (loaded.first, loaded.roll_offs, loaded.state) == (g.first, g.roll_offs, g.state)
+    for turn in range(4, 9):
+        assert loaded.state.current == (g.first + turn) % 3
+        assert loaded.roll() == g.roll()
+        box = loaded.ruleset.open_categories(loaded.player.card)[0]
+        loaded.score(box)
+        g.score(box)
