@@ -1,7 +1,8 @@
 """Tests for behaviour of scoring.py and dice.py that mutation testing showed unchecked.
 
 Each test pins down a rule or a contract a mutant of those modules broke while every
-other test still passed (scripts/mutation lists the survivors).
+other test still passed (scripts/mutation lists the survivors). At the end, a fast
+stand-in for the whole random games the mutation run leaves out.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from yatzy.dice import (
     sub_multisets,
 )
 from yatzy.errors import InvalidActionError
+from yatzy.registry import RULESETS, get_ruleset
 
 
 # ---- dice -------------------------------------------------------------------------------
@@ -176,3 +178,22 @@ def test_pair_sums_for_any_target(target: int) -> None:
                 left.remove(target - a)
                 pairs += 1
         assert scoring.pair_sums(counts(dice), target) == pairs, (target, dice)
+
+
+# ---- game.py: a fast stand-in for test_game's random whole games --------------------------
+# The mutation run leaves those 360 games out for time; these few keep what only they
+# checked: a whole game of every ruleset (tile returns and restores in DOZZY) survives a
+# save and load action for action.
+@pytest.mark.parametrize("name", RULESETS)
+def test_whole_game_of_every_ruleset_saves_and_loads(name: str) -> None:
+    from yatzy.bots import GreedyBot, RandomBot, run
+    from yatzy.game import Game, Restore, Score
+
+    rs = get_ruleset(name)
+    game = run(Game(rs, ["a", "b", "c"], seed=11), [GreedyBot(), RandomBot(5), GreedyBot()])
+    loaded = Game.from_json(game.to_json())
+    assert loaded.log == game.log
+    assert loaded.state == game.state and loaded.totals() == game.totals()
+    if rs.uses_board:
+        assert any(isinstance(a, Restore) for a in game.log)
+        assert any(isinstance(a, Score) and a.returns for a in game.log)
