@@ -1,0 +1,7 @@
+"""The browser app's server: rooms, the WebSocket protocol and the web front end.
+
+:mod:`yatzy.web.protocol` describes every message (pydantic models, JSON schemas in
+``docs/protocol``), :mod:`yatzy.web.rooms` holds the rooms and their games (one writer per
+game, every accepted action committed before it is broadcast), :mod:`yatzy.web.pubsub`
+fans events out, and :mod:`yatzy.web.app` is the FastAPI app ``yatzy serve`` runs.
+"""
