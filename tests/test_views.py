@@ -235,10 +235,10 @@ def test_the_dozzy_board_and_tile_choices() -> None:
 def test_the_last_move_and_whether_undo_may_take_it_back() -> None:
     game = Game("yatzy", [Seat("Ann"), Seat.bot("greedy", "Bo")], seed=4)
     assert game_view(game).last is None
-    game.roll()
+    dice = game.roll()
     last = game_view(game).last
     assert last is not None and (last.player, last.kind, last.action, last.number, last.undoable) == \
-        (0, "roll", "r", None, False)
+        (0, "roll", "r = " + "".join(map(str, dice)), None, False)
     game.score("chance")
     last = game_view(game, 1).last
     assert last is not None and (last.player, last.kind, last.action, last.number, last.undoable) == \

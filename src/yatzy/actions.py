@@ -3,6 +3,7 @@
 =================  =====================================================
 ``r``              roll (the first roll of a turn throws every die)
 ``k 335``          keep 3 3 5 and roll the rest
+``k 335 = 46``     the same with the dice it threw (a log, or dice typed at a table)
 ``s two_pairs``    fill a box
 ``s n3 4 5``       DOZZY: fill a box and bring tiles 4 and 5 back
 ``s n3 -``         DOZZY: fill a box and bring no tile back
@@ -62,23 +63,33 @@ class Roll:
 
     @classmethod
     def parse(cls, text: str) -> Roll:
-        """``r`` or ``k 335`` (also ``roll``, ``keep 3 3 5``).
+        """``r`` or ``k 335`` (also ``roll``, ``keep 3 3 5``); with the dice thrown after
+        ``=`` (``r = 13356``, ``k 335 = 46``) as a scorekeeper game types them and a log
+        writes them.
 
-        :raises InvalidActionError: not a roll, or a kept die is not a face 1..6.
+        :raises InvalidActionError: not a roll, or a die is not a face 1..6.
         """
-        args = _split(text, ("roll", "keep"))
-        verb = _VERBS[text.split()[0].lower()]
+        head, sep, thrown = text.partition("=")
+        args = _split(head, ("roll", "keep"))
+        verb = _VERBS[head.split()[0].lower()]
+        result = None
+        if sep:
+            if not thrown.strip():
+                raise InvalidActionError(
+                    _("“{text}”: write the dice thrown after =, e.g. k 335 = 46").format(text=text.strip()))
+            result = parse(thrown)
         if verb == "roll":
             if args:
                 raise InvalidActionError(
                     _("“{text}”: to keep dice write k 335, not r 335").format(text=text.strip()))
-            return cls()
+            return cls((), result)
         if not args:
             raise InvalidActionError(_("name the dice to keep, e.g. k 335 (r rolls them all)"))
-        return cls(parse("".join(args)))
+        return cls(parse("".join(args)), result)
 
     def __str__(self) -> str:
-        return "k " + "".join(map(str, self.keep)) if self.keep else "r"
+        move = "k " + "".join(map(str, self.keep)) if self.keep else "r"
+        return move if self.result is None else f"{move} = {''.join(map(str, self.result))}"
 
     def describe(self) -> str:
         """The move in words, in the current language: "keep 3 3 5", "roll every die"."""

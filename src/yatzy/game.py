@@ -26,11 +26,34 @@ from .registry import get_ruleset
 from .rules import Ruleset, box_names, check_returns, check_tiles
 from .seats import Seat
 
-__all__ = ["Action", "Game", "GameState", "Outcome", "PlayerState", "Restore", "Roll", "Score",
-           "Seat", "Standing", "Termination"]
+__all__ = ["DICE_FROM", "Action", "Amendment", "Game", "GameState", "Outcome", "PlayerState", "Restore",
+           "Roll", "Score", "Seat", "Standing", "Termination", "Turn"]
 
 SAVE_FORMAT = 2
 """Version 2 saves seats (name and kind) and the roll-off; version 1 files still load."""
+
+DICE_FROM = ("server", "players")
+"""Where a game's dice come from: the game's seeded RNG, or people at a real table who type
+the dice they threw (a scorekeeper game)."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn in a game's log: ``log[start:stop]``, ending with the player's score."""
+
+    player: int
+    start: int
+    stop: int
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """A finished turn of a scorekeeper game written again: the record of a correction."""
+
+    turn: int
+    """The turn's place among the game's turns (0 first)."""
+    old: tuple[Action, ...]
+    new: tuple[Action, ...]
 
 
 class Termination(Enum):
@@ -94,10 +117,23 @@ class Game:
     def __init__(
         self, ruleset: Ruleset | str = "yatzy", players: Sequence[str | Seat] = ("Player 1",),
         seed: int | None = None, *, roll_off: bool = False, first: int | None = None,
+        dice_from: str = "server",
     ) -> None:
         """Start a game. ``players`` are names (people) or seats; with ``roll_off`` each
         player rolls one die, the highest starts, and ties roll again (from the seed);
-        ``first`` names the starter instead (a roll-off made at a real table)."""
+        ``first`` names the starter instead (a roll-off made at a real table).
+        ``dice_from="players"`` makes a scorekeeper game: every roll carries the dice the
+        players threw at the table (see :meth:`roll_reaching`), the seed rolls nothing.
+
+        :raises InvalidActionError: no players, a bad ``first``, both ``first`` and
+            ``roll_off``, an unknown ``dice_from``, or a roll-off in a scorekeeper game.
+        """
+        if dice_from not in DICE_FROM:
+            raise InvalidActionError(_("dice come from the “server” or the “players”, not “{source}”").format(
+                source=dice_from))
+        self.dice_from = dice_from
+        self.amendments: list[Amendment] = []
+        """Corrections of finished turns (scorekeeper games), oldest first."""
         self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         self.seats = tuple(p if isinstance(p, Seat) else Seat(p) for p in players)
         if not self.seats:
@@ -114,6 +150,10 @@ class Game:
         """The player who started: 0 unless the roll-off (or ``first``) chose another."""
         if roll_off and first is not None:
             raise InvalidActionError(_("give a roll-off or a first player, not both"))
+        if roll_off and dice_from == "players":
+            raise InvalidActionError(
+                _("a scorekeeper game has no roll-off of its own: "
+                  "roll at the table and name the first player"))
         if first is not None:
             if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(self.seats):
                 raise InvalidActionError(
@@ -138,6 +178,7 @@ class Game:
         twin.log = list(self.log)
         twin.movers = list(self.movers)
         twin.roll_offs = list(self.roll_offs)
+        twin.amendments = list(self.amendments)
         twin._rng = random.Random()
         twin._rng.setstate(self._rng.getstate())
         return twin
@@ -268,7 +309,13 @@ class Game:
         self.play(Restore(tuple(tiles)))
 
     def play(self, action: Action) -> None:
-        """Apply a move; a Roll without a result gets fresh dice from the game's RNG."""
+        """Apply a move; a Roll without a result gets fresh dice from the game's RNG.
+
+        :raises InvalidActionError: a scorekeeper game's roll without the dice thrown.
+        """
+        if isinstance(action, Roll) and action.result is None and self.dice_from == "players":
+            raise InvalidActionError(
+                _("in a scorekeeper game type the dice you threw, e.g. 1 3 3 5 6"))
         if isinstance(action, Roll) and action.result is None:
             keep = self._check_roll(action)
             n = self.ruleset.dice - len(keep)
@@ -387,22 +434,97 @@ class Game:
 
     # ---- undo, save, load ---------------------------------------------------------
     def undo(self) -> Action:
-        """Take back the last action, allowed while it revealed no dice (not a roll)."""
+        """Take back the last action, allowed while it revealed no dice (not a roll); in a
+        scorekeeper game a roll too (dice typed wrong)."""
         if not self.log:
             raise IllegalActionError(_("nothing to undo"))
         last = self.log[-1]
-        if isinstance(last, Roll):
+        if isinstance(last, Roll) and self.dice_from == "server":
             raise IllegalActionError(_("a roll cannot be undone: its dice have been seen"))
-        rebuilt = Game.replay(self.ruleset, self.seats, self.seed, self.log[:-1],
-                              roll_off=bool(self.roll_offs), first=self._chosen_first())
+        self._become(self._rebuild(self.log[:-1]))
+        return last
+
+    def _rebuild(self, log: Iterable[Action]) -> Game:
+        return Game.replay(self.ruleset, self.seats, self.seed, log, roll_off=bool(self.roll_offs),
+                           first=self._chosen_first(), dice_from=self.dice_from)
+
+    def _become(self, rebuilt: Game) -> None:
         self.state, self.log, self.movers = rebuilt.state, rebuilt.log, rebuilt.movers
         self._rng = rebuilt._rng
-        return last
+
+    # ---- scorekeeper games --------------------------------------------------------
+    def roll_reaching(self, dice: Iterable[int]) -> Roll:
+        """The roll that puts ``dice`` on the table, for dice typed at a real table: it keeps
+        as many of the dice now on the table as it can (all but one when nothing changed:
+        a re-rolled die came up the same).
+
+        The roll is not applied: :meth:`apply` (or a session) checks it as any other, and
+        refuses it when no roll is left or house rule must_keep_one finds nothing kept.
+
+        :raises InvalidActionError: not a game's worth of faces 1..6.
+        """
+        now = normalize(dice)
+        if len(now) != self.ruleset.dice:
+            raise InvalidActionError(
+                _("{rules} is played with {n} dice; you typed {got}").format(
+                    rules=self.ruleset.name, n=self.ruleset.dice, got=len(now)))
+        before = self.state.dice
+        if before is None:
+            return Roll((), now)
+        remaining = list(now)
+        keep: list[int] = []
+        for face in before:
+            if face in remaining:
+                remaining.remove(face)
+                keep.append(face)
+        if not remaining:
+            remaining.append(keep.pop())
+        return Roll(tuple(keep), tuple(sorted(remaining)))
+
+    def turns(self) -> list[Turn]:
+        """The log cut into turns; the last one may be unfinished."""
+        turns, start = [], 0
+        for i, action in enumerate(self.log):
+            if isinstance(action, Score):
+                turns.append(Turn(self.movers[i], start, i + 1))
+                start = i + 1
+        if start < len(self.log):
+            turns.append(Turn(self.movers[start], start, len(self.log)))
+        return turns
+
+    def amend(self, turn: int, actions: Sequence[Action]) -> Amendment:
+        """Write a finished turn of a scorekeeper game again (the dice were typed wrong, or
+        the wrong box was ticked) and replay every later turn on top of it. The correction
+        is recorded in :attr:`amendments` and in the save.
+
+        :raises IllegalActionError: not a scorekeeper game, no such finished turn, or the new
+            turn or a later one breaks the rules (then nothing changes).
+        :raises InvalidActionError: the new turn is not a whole turn ending in a score.
+        """
+        if self.dice_from != "players":
+            raise IllegalActionError(_("only a scorekeeper game's turns can be corrected"))
+        finished = [t for t in self.turns() if isinstance(self.log[t.stop - 1], Score)]
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < len(finished):
+            raise IllegalActionError(ngettext(
+                "there is {n} finished turn to correct; turns are numbered from 0",
+                "there are {n} finished turns to correct; turns are numbered from 0", len(finished))
+                .format(n=len(finished)))
+        new = tuple(actions)
+        if not new or not isinstance(new[-1], Score) or any(isinstance(a, Score) for a in new[:-1]):
+            raise InvalidActionError(_("a corrected turn is its rolls and ends with one score"))
+        t = finished[turn]
+        rebuilt = self._rebuild([*self.log[:t.start], *new, *self.log[t.stop:]])
+        if rebuilt.movers[t.start] != t.player:
+            raise IllegalActionError(_("a corrected turn stays its player's turn"))
+        amendment = Amendment(turn, tuple(self.log[t.start:t.stop]), new)
+        self._become(rebuilt)
+        self.amendments.append(amendment)
+        return amendment
 
     @classmethod
     def replay(cls, ruleset: Ruleset, players: Sequence[str | Seat], seed: int,
                log: Iterable[Action], *, check_dice: bool = False, roll_off: bool = False,
-               first: int | None = None) -> Game:
+               first: int | None = None, dice_from: str = "server") -> Game:
         """Rebuild a game from its log; the RNG is advanced past every logged roll.
 
         With ``check_dice`` every logged roll must be the dice the seed gives, so a log
@@ -412,9 +534,9 @@ class Game:
             not follow from the seed.
         :raises IllegalActionError: an action breaks the rules at its point in the log.
         """
-        game = cls(ruleset, players, seed, roll_off=roll_off, first=first)
+        game = cls(ruleset, players, seed, roll_off=roll_off, first=first, dice_from=dice_from)
         for number, action in enumerate(log, 1):
-            if isinstance(action, Roll) and action.result is not None:
+            if isinstance(action, Roll) and action.result is not None and dice_from == "server":
                 drawn = tuple(sorted(game._rng.randint(1, 6) for _ in action.result))
                 if check_dice and drawn != tuple(sorted(action.result)):
                     raise InvalidActionError(
@@ -440,7 +562,10 @@ class Game:
             "roll_off": bool(self.roll_offs),
             "first": self._chosen_first(),
             "seed": self.seed,
+            "dice_from": self.dice_from,
             "log": [action_to_dict(a) for a in self.log],
+            "amendments": [{"turn": a.turn, "old": [action_to_dict(x) for x in a.old],
+                            "new": [action_to_dict(x) for x in a.new]} for a in self.amendments],
         }
 
     def to_json(self) -> str:
@@ -480,9 +605,21 @@ class Game:
         if not isinstance(options, dict):
             raise InvalidActionError(_("the saved game's options must be an object"))
         ruleset = get_ruleset(str(data["rules"]), **options)
-        return cls.replay(ruleset, seats, seed, [action_from_dict(a) for a in log],
+        dice_from = data.get("dice_from", "server")
+        amendments = data.get("amendments", [])
+        if not isinstance(amendments, list):
+            raise InvalidActionError(_("the saved game's amendments must be a list"))
+        game = cls.replay(ruleset, seats, seed, [action_from_dict(a) for a in log],
                           check_dice=check_dice, roll_off=bool(data.get("roll_off", False)),
-                          first=data.get("first"))
+                          first=data.get("first"), dice_from=dice_from)
+        for a in amendments:
+            try:
+                game.amendments.append(Amendment(int(a["turn"]), tuple(map(action_from_dict, a["old"])),
+                                                 tuple(map(action_from_dict, a["new"]))))
+            except (KeyError, TypeError, ValueError):
+                raise InvalidActionError(_("a malformed amendment in the saved game: {amendment}").format(
+                    amendment=json.dumps(a))) from None
+        return game
 
     @classmethod
     def from_json(cls, text: str) -> Game:

@@ -17,7 +17,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -44,7 +44,7 @@ from .views import (
 )
 
 __all__ = ["Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError", "Scored", "Session",
-           "TilesMoved", "TilesRestored", "TurnPassed", "Undone"]
+           "TilesMoved", "TilesRestored", "TurnPassed", "Undone", "Amended"]
 
 
 class SaveError(YatzyError):
@@ -204,6 +204,27 @@ class Undone(Event):
     """A score taken back: its box (None for a tile return)."""
     number: int | None
     """A score taken back: the box's fixed number."""
+
+
+@dataclass(frozen=True)
+class Amended(Event):
+    """A finished turn of a scorekeeper game was written again (a correction)."""
+
+    kind: ClassVar[str] = "amended"
+    player: int
+    turn: int
+    """The turn's place among the game's turns (0 first)."""
+    round: int
+    """The player's round that was corrected (1 first)."""
+    old: tuple[str, ...]
+    """The turn as it was, in the action notation."""
+    new: tuple[str, ...]
+    totals: tuple[int, ...]
+    """Every player's total after the correction."""
+
+    def describe(self) -> str:
+        return _("corrected round {round}: {old} became {new}").format(
+            round=self.round, old=" · ".join(self.old), new=" · ".join(self.new))
 
 
 @dataclass(frozen=True)
@@ -402,9 +423,12 @@ class Session:
                     name=current.name, current=g.state.current, seat=seat))
             if isinstance(action, str):
                 action = parse_action(action)
-            if isinstance(action, Roll) and action.result is not None:
+            if isinstance(action, Roll) and action.result is not None and g.dice_from == "server":
                 raise InvalidActionError(
                     _("a person's roll names the dice to keep; the game throws the rest"))
+            if isinstance(action, Roll) and action.result is None and g.dice_from == "players":
+                raise InvalidActionError(
+                    _("in a scorekeeper game type the dice you threw, e.g. 1 3 3 5 6"))
             if isinstance(action, Score):
                 self._check_score(action)
             opening = self.start()
@@ -460,7 +484,7 @@ class Session:
             last = last_move(g)
             if last is None:
                 raise IllegalActionError(_("nothing to undo yet"))
-            if last.kind == "roll":
+            if last.kind == "roll" and g.dice_from == "server":
                 raise IllegalActionError(_("a roll cannot be undone: its dice have been seen"))
             if not last.undoable:
                 raise IllegalActionError(_("{name} moved last: a bot's move cannot be undone").format(
@@ -468,6 +492,21 @@ class Session:
             g.undo()
             box = None if last.number is None else g.ruleset.category_ids[last.number - 1]
             return self._emit([Undone(*self._next(), last.player, last.action, box, last.number)])
+
+    def amend(self, turn: int, actions: Sequence[Action | str]) -> list[Event]:
+        """Correct a finished turn of a scorekeeper game (see :meth:`Game.amend`); the
+        actions may be written in the action notation.
+
+        :raises IllegalActionError, InvalidActionError: as :meth:`Game.amend`; nothing changes.
+        """
+        with language(self.lang):
+            g = self.game
+            parsed = [parse_action(a) if isinstance(a, str) else a for a in actions]
+            done = g.amend(turn, parsed)
+            t = g.turns()[turn]
+            rnd = sum(1 for u in g.turns()[:turn] if u.player == t.player) + 1
+            return self._emit([Amended(*self._next(), t.player, turn, rnd, tuple(map(str, done.old)),
+                                       tuple(map(str, done.new)), tuple(g.totals()))])
 
     def _play(self, action: Action) -> list[Event]:
         """Apply a move through the engine and describe what it did."""

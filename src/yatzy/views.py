@@ -191,6 +191,9 @@ class GameView:
     ruleset: str
     title: str
     """The ruleset's title in the view's language."""
+    dice_from: str
+    """"server" (the game rolls) or "players" (a scorekeeper game: people type the dice they
+    threw at a real table, and a roll in ``legal_actions`` stands for typing them)."""
     lang: str
     viewer: int | None
     """The seat this view is for; None for the table (hot seat) or a spectator."""
@@ -257,7 +260,8 @@ def outcome_view(outcome: Outcome) -> OutcomeView:
 
 def last_move(game: Game) -> MoveView | None:
     """The game's last move and whether undo may take it back: a person's score or tile
-    return may be taken back; a roll (its dice are seen) or a bot's move may not."""
+    return may be taken back; a roll (its dice are seen) or a bot's move may not, except
+    typed dice in a scorekeeper game."""
     if not game.log:
         return None
     action, mover = game.log[-1], game.last_mover()
@@ -265,7 +269,8 @@ def last_move(game: Game) -> MoveView | None:
     kind = "roll" if isinstance(action, Roll) else "score" if isinstance(action, Score) else "restore"
     number = game.ruleset.category_ids.index(action.category) + 1 if isinstance(action, Score) else None
     return MoveView(mover, kind, str(action), number,
-                    undoable=not isinstance(action, Roll) and not game.seats[mover].is_bot)
+                    undoable=(not isinstance(action, Roll) or game.dice_from == "players")
+                    and not game.seats[mover].is_bot)
 
 
 def _player_view(game: Game, index: int, lang: str, totals: list[int]) -> PlayerView:
@@ -326,7 +331,8 @@ def _game_view(game: Game, viewer: int | None, lang: str, seq: int) -> GameView:
     normal, saved = (0, 0) if over else game.rolls_split()
     outcome = game.outcome()
     return GameView(
-        version=len(game.log), seq=seq, ruleset=rs.name, title=_(rs.title), lang=lang, viewer=viewer,
+        version=len(game.log), seq=seq, ruleset=rs.name, title=_(rs.title), dice_from=game.dice_from,
+        lang=lang, viewer=viewer,
         players=tuple(_player_view(game, i, lang, totals) for i in range(n)),
         current=None if over else st.current, round=game.round_number, rounds=rs.turns,
         dice=st.dice, rolls_left=normal, saved_rolls=saved,

@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, defer, selectinload
 
 from ..errors import InvalidActionError, YatzyError
-from ..game import Game, action_from_dict
+from ..game import Game
 from ..i18n import _
 from ..registry import canonical
 from .database import Target, reading, writing
@@ -80,17 +80,18 @@ class GameSummary:
 
 # ---- writing ------------------------------------------------------------------------------
 
-def record_game(target: Target, game: Game, dice_from: DiceFrom = "server", *, game_id: int | None = None,
+def record_game(target: Target, game: Game, dice_from: DiceFrom | None = None, *, game_id: int | None = None,
                 title: str | None = None, at: datetime | None = None) -> int:
     """Store a game, finished or not, and return its id.
 
-    ``dice_from`` is "server" for the engine's seeded dice, "players" for a scorekeeper
-    game whose dice people typed in. With ``game_id`` the stored game is brought up to
-    date: it must be the same game (ruleset, options, seats, seed, source of dice) and its
-    stored log must be the start of this one; points lost found by an earlier analysis are
-    dropped if the log grew. ``title`` names the game (kept when None on an update); ``at``
-    is the moment of this recording (now by default): the start on the first recording, the
-    finish on the first one of a finished game.
+    ``dice_from`` is "server" for the engine's seeded dice, "players" for a scorekeeper game
+    whose dice people typed in (by default the game's own :attr:`Game.dice_from`). With
+    ``game_id`` the stored game is brought up to date: it must be the same game (ruleset,
+    options, seats, seed, source of dice) and its stored log must be the start of this one;
+    points lost found by an earlier analysis are dropped if the log grew. ``title`` names
+    the game (kept when None on an update); ``at`` is the moment of this recording (now by
+    default): the start on the first recording, the finish on the first one of a finished
+    game.
 
     :raises InvalidActionError: ``dice_from`` is neither "server" nor "players", or ``at``
         has no timezone.
@@ -99,6 +100,8 @@ def record_game(target: Target, game: Game, dice_from: DiceFrom = "server", *, g
     :raises UnknownGameError: no game has id ``game_id``.
     :raises GameConflictError: the stored game is another game, or has actions this one lacks.
     """
+    if dice_from is None:
+        dice_from = game.dice_from  # type: ignore[assignment]
     if dice_from not in DICE_FROM:
         raise InvalidActionError(_("dice come from the “server” or the “players”, not “{source}”").format(
             source=dice_from))
@@ -244,14 +247,7 @@ def replay_save(save: dict[str, Any], dice_from: str) -> Game:
 
     :raises InvalidActionError, IllegalActionError: the save is malformed or breaks the rules.
     """
-    if dice_from == "server":
-        return Game.from_dict(save)
-    header = Game.from_dict({**save, "log": []})
-    log = save["log"]
-    if not isinstance(log, list):
-        raise InvalidActionError(_("the saved game's log must be a list"))
-    return Game.replay(header.ruleset, header.seats, header.seed, [action_from_dict(a) for a in log],
-                       roll_off=bool(header.roll_offs), first=save.get("first"))
+    return Game.from_dict(save, check_dice=dice_from == "server")
 
 
 # ---- helpers ------------------------------------------------------------------------------

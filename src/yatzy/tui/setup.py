@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -20,6 +21,7 @@ from ..game import Game
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, language
 from ..registry import VARIANTS, OptionSpec, RulesetEntry, get_ruleset
 from ..seats import Seat
+from .history import HistoryScreen
 from .settings import Settings, Setup
 
 MAX_PLAYERS = 8
@@ -41,6 +43,8 @@ def levels(rules: str) -> list[str]:
 
 
 class NewGameScreen(Screen[None]):
+    BINDINGS = [Binding("h", "history", show=False)]
+
     def __init__(self, settings: Settings, lang: str | None = None) -> None:
         super().__init__(id="setup")
         self.settings = settings
@@ -104,7 +108,11 @@ class NewGameScreen(Screen[None]):
             yield Static(id="error")
             yield Button(_("Start"), id="start", variant="primary", compact=True)
             yield Static(Text(_("Tab moves between fields · Enter on Start plays · ctrl+t: low vision · "
-                                "ctrl+c: quit")), classes="hint")
+                                "ctrl+c: quit") + " · " + _("h: games played and statistics")),
+                         classes="hint")
+
+    def action_history(self) -> None:
+        self.app.push_screen(HistoryScreen(self.lang))
 
     def option_row(self, spec: OptionSpec, value: object) -> ComposeResult:
         """One house rule with its one-line meaning."""
