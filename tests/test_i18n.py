@@ -394,3 +394,22 @@ def test_every_command_speaks_the_language(args: list[str], lang: str, expected:
 def test_the_language_ends_with_the_command(args: list[str]) -> None:
     runner.invoke(app, args)
     assert current_language() == "en"
+
+
+@pytest.mark.parametrize("lang", [x for x in LANGUAGES if x != "en"])
+def test_bot_levels_and_option_values_are_shown_in_the_language(lang: str) -> None:
+    """A player reads bot levels and option values in their language; every one has a name,
+    and no two levels or two values of one option read the same."""
+    from yatzy.bots import level_name
+    from yatzy.registry import VARIANTS
+    with language(lang):
+        names = [level_name(b) for b in BOTS]
+        assert len(set(names)) == len(BOTS)
+        assert level_name("greedy") != "greedy" and level_name("unknown") == "unknown"
+        for entry in VARIANTS:
+            for spec in entry.options:
+                values = spec.choices or (spec.default, None)
+                labels = [spec.label(v) for v in values]
+                assert all(labels) and len(set(labels)) == len(labels), (entry.name, spec.name)
+                if isinstance(spec.default, bool):
+                    assert spec.label(True) != "on" and spec.label(False) != "off"

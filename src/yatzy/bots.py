@@ -14,7 +14,7 @@ import numpy as np
 
 from .errors import InvalidActionError
 from .game import Action, Game, Restore, Roll, Score
-from .i18n import _
+from .i18n import _, pgettext
 from .registry import get_ruleset
 from .rules import Ruleset
 from .solver.simulate import Summary
@@ -145,6 +145,18 @@ class DozzyBot:
 
 LEVELS: dict[str, float | str] = {"beginner": "greedy", "casual": 1.5, "strong": 0.4, "optimal": 0.0}
 BOTS = ("random", "greedy", "beginner", "casual", "strong", "optimal", "dozzy")
+
+
+def level_name(level: str) -> str:
+    """A bot level as a player reads it, in the current language; an unknown one as it is.
+    Typed names (``--players "Anna,greedy"``) stay the English codes of :data:`BOTS`."""
+    names = {
+        "random": pgettext("bot level", "random"), "greedy": pgettext("bot level", "greedy"),
+        "beginner": pgettext("bot level", "beginner"), "casual": pgettext("bot level", "casual"),
+        "strong": pgettext("bot level", "strong"), "optimal": pgettext("bot level", "optimal"),
+        "dozzy": pgettext("bot level", "DOZZY expert"),
+    }
+    return names.get(level.strip().lower(), level)
 
 
 def needs_table(name: str, ruleset: Ruleset) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from . import scoring as s
 from .dice import Counts
 from .errors import InvalidActionError, UnknownRulesetError
-from .i18n import N_, _
+from .i18n import N_, _, pgettext
 from .rules import UPPER_IDS, Bonus, Category, DozzyRuleset, Ruleset, YahtzeeRuleset
 
 
@@ -35,6 +35,18 @@ class OptionSpec:
         if isinstance(value, bool):
             return "on" if value else "off"
         return self.none_means if value is None else str(value)
+
+    def label(self, value: object) -> str:
+        """A value as a player reads it, in the current language: "on", "no cap", "top-down"."""
+        if isinstance(value, bool):
+            return pgettext("option value", "on") if value else pgettext("option value", "off")
+        labels = {
+            "no-cap": pgettext("option value", "no cap"), "none": pgettext("option value", "none"),
+            "down": pgettext("option value", "top-down"), "up": pgettext("option value", "bottom-up"),
+            "forced": pgettext("option value", "forced"), "free": pgettext("option value", "free"),
+        }
+        text = self.show(value)
+        return labels.get(text, text)
 
     def parse(self, value: object) -> object:
         """Accept a value of the right type, or its text form from the command line.

@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from fractions import Fraction
 from typing import Any
 
+from .bots import level_name
 from .errors import InvalidActionError
 from .game import Game, Outcome, Roll, Score
 from .i18n import _, language
@@ -113,6 +114,8 @@ class PlayerView:
     """person or bot."""
     level: str | None
     """The bot's level; None for a person."""
+    level_name: str | None
+    """The bot's level in the view's language ("greedy", "ahne" in Finnish); None for a person."""
     current: bool
     boxes: tuple[BoxView, ...]
     bonuses: tuple[BonusView, ...]
@@ -282,6 +285,7 @@ def _player_view(game: Game, index: int, lang: str, totals: list[int]) -> Player
     )
     return PlayerView(
         seat=index, name=p.name, kind=seat.kind, level=seat.level,
+        level_name=None if seat.level is None else level_name(seat.level),
         current=index == game.state.current and not game.is_over, boxes=boxes,
         bonuses=tuple(bonus_progress(rs, b, p.card, lang) for b in rs.bonuses),
         yahtzee_bonus=p.extra, total=totals[index],
