@@ -408,7 +408,7 @@ def test_bot_levels_and_option_values_are_shown_in_the_language(lang: str) -> No
         assert level_name("greedy") != "greedy" and level_name("unknown") == "unknown"
         for entry in VARIANTS:
             for spec in entry.options:
-                values = spec.choices or (spec.default, None)
+                values = spec.choices or tuple(dict.fromkeys((spec.default, None)))
                 labels = [spec.label(v) for v in values]
                 assert all(labels) and len(set(labels)) == len(labels), (entry.name, spec.name)
                 if isinstance(spec.default, bool):
