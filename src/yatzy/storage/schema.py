@@ -143,3 +143,65 @@ class SeatRow(Base):
         CheckConstraint("points_lost IS NULL OR points_lost >= 0", name="points_lost"),
         Index("ix_seat_results_name", "name"),
     )
+
+
+# ---- rooms of the web server (yatzy.web) ----------------------------------------------------
+
+class RoomRow(Base):
+    """A room of the web server: its short code, its game, its settings and the dice commitment.
+
+    ``version`` is the room's row version, the number of actions of its game accepted so far:
+    a server process commits an action only if the version is still the one it saw, so two
+    processes never both apply an action to one game (optimistic concurrency). The seed
+    itself stays in the game's save; ``commitment`` (sha256 of salt and seed) is public.
+    """
+
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON_TYPE)
+    """Coach on or off, spectators, hot seat, bot pace, away time, language."""
+    stand_ins: Mapped[dict[str, Any]] = mapped_column(JSON_TYPE)
+    """Person's seats handed to a bot while their player is away: seat number (text) -> bot level."""
+    salt: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+    __table_args__ = (CheckConstraint("version >= 0", name="version"),)
+
+
+class RoomTokenRow(Base):
+    """A secret token of a room, stored only as its SHA-256: a seat's, the table's (hot seat)
+    or a spectator's."""
+
+    __tablename__ = "room_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(10))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+    __table_args__ = (
+        CheckConstraint("role IN ('seat', 'table', 'spectator')", name="role"),
+        Index("ix_room_tokens_room_id_seat", "room_id", "seat"),
+    )
+
+
+class RoomActionRow(Base):
+    """An accepted action's client action id, so that a retried action is answered, not
+    applied twice (even after a restart)."""
+
+    __tablename__ = "room_actions"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    client_action_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    """The seat that acted."""
+    version: Mapped[int] = mapped_column(Integer)
+    """The room's version right after the action."""
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)

@@ -76,9 +76,9 @@ class Hello(_Message):
     """The first message on a connection: who I am (a seat, the table or a spectator)."""
 
     type: Literal["hello"] = "hello"
-    protocol: int = Field(PROTOCOL_VERSION, description="the protocol version the client speaks")
-    token: Token | None = Field(None, description="the seat's, table's or spectator's secret token")
-    lang: Lang = Field("en", description="the language of this client's views and errors")
+    protocol: int = Field(default=PROTOCOL_VERSION, description="the protocol version the client speaks")
+    token: Token | None = Field(default=None, description="the seat's, table's or spectator's secret token")
+    lang: Lang = Field(default="en", description="the language of this client's views and errors")
 
 
 class Resume(_Message):
@@ -101,14 +101,15 @@ class Act(_Message):
     action: str = Field(
         min_length=1, max_length=64,
         description="the move in the action notation: r, k 335, s two_pairs, s n3 4 5, b 11 12")
-    seat: int | None = Field(None, ge=0, description="the seat acting (optional; must be the token's seat)")
+    seat: int | None = Field(default=None, ge=0,
+                             description="the seat acting (optional; must be the token's seat)")
 
 
 class Ping(_Message):
     """Keeps the connection alive; answered by a pong."""
 
     type: Literal["ping"] = "ping"
-    nonce: str | None = Field(None, max_length=64)
+    nonce: str | None = Field(default=None, max_length=64)
 
 
 class HandToBot(_Message):
@@ -117,7 +118,8 @@ class HandToBot(_Message):
 
     type: Literal["hand_to_bot"] = "hand_to_bot"
     seat: int = Field(ge=0)
-    level: str = Field("casual", max_length=20, description="the bot level: random, beginner, casual, ...")
+    level: str = Field(default="casual", max_length=20,
+                       description="the bot level: random, beginner, casual, ...")
 
 
 ClientMessage = Annotated[Hello | Resume | Act | Ping | HandToBot, Field(discriminator="type")]
@@ -189,8 +191,8 @@ class Error(_Message):
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
-    id: ClientActionId | None = Field(None, description="the client action id this answers, if any")
-    version: Version | None = Field(None, description="the game's version now")
+    id: ClientActionId | None = Field(default=None, description="the client action id this answers, if any")
+    version: Version | None = Field(default=None, description="the game's version now")
 
 
 class SeatPresence(BaseModel):
@@ -225,7 +227,7 @@ class Reveal(_Message):
     salt: str
     seed: int
     scheme: Literal["sha256(salt:seed)"] = Field(
-        "sha256(salt:seed)",
+        default="sha256(salt:seed)",
         description="commitment = sha256 of the UTF-8 text salt + ':' + the seed in decimal, as hex")
     game: dict[str, Any] = Field(description="the save: rules, options, seats, roll_off, first, seed, log")
 

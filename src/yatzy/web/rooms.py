@@ -1,0 +1,631 @@
+"""Rooms: one game each, its seats and tokens, and the one writer that changes it.
+
+A room has a short code (the invite), a ruleset with options, seats for people and bots,
+settings (coach on or off, spectators, hot seat, bot pace, how long a player may be away),
+secret tokens (the database keeps only their SHA-256) and the dice commitment
+(:mod:`yatzy.web.fairness`).
+
+**One writer per game.** In a process, every change of a room happens under the room's
+asyncio lock. Across processes, the room's row carries a version (the number of accepted
+actions): an action is committed only if the row still has the version the process saw
+(``UPDATE ... WHERE version = :seen``), in the same transaction as the game's new log
+(:func:`yatzy.storage.record_game`) and the client action id. A process that loses the race
+reloads the room from the database and the client gets a full state.
+
+**Committed before broadcast.** An action is applied to the game in memory, committed, and
+only then acknowledged and published; if the commit fails the room is reloaded from the
+database, so memory never runs ahead of what is stored. A restarted server loads each room
+back (lazily, on first use) from its last committed action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from sqlalchemy import select, update
+
+from ..bots import BOTS, Player, make_bot
+from ..errors import IllegalActionError, InvalidActionError, YatzyError
+from ..game import Game
+from ..i18n import _, language
+from ..session import Event, Session
+from ..storage import Database, StorageError, load_game, record_game
+from ..storage.database import reading, writing
+from ..storage.schema import RoomActionRow, RoomRow, RoomTokenRow
+from ..views import GameView, game_view
+from .fairness import commitment, new_salt
+from .protocol import Ack, Act, ErrorCode, HandToBot, Presence, SeatPresence
+from .pubsub import InProcessPubSub, PubSub, Subscription
+
+log = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Room codes: capitals and digits a person reads aloud without doubt (no I, L, O, 0, 1)."""
+CODE_LENGTH = 6
+EVENT_BUFFER = 2000
+"""Events a room keeps in memory for clients that resume; older ones need a full state."""
+
+Role = Literal["seat", "table", "spectator"]
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a token: its SHA-256, as hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """How a room plays, chosen when it is made."""
+
+    coach: bool = True
+    """Whether the coach may be asked during play."""
+    spectators: bool = True
+    hot_seat: bool = False
+    """One browser plays every person's seat with the table token."""
+    bot_pace: float = 0.8
+    """Seconds between two bot moves."""
+    away_after: float = 60.0
+    """Seconds a player may be gone before the others may hand their seat to a bot."""
+    lang: str = "en"
+    """The room's language (a bot's messages, default names)."""
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What a token lets its holder do: play a seat, play the table (hot seat), or watch."""
+
+    role: Role
+    seat: int | None = None
+
+
+class Refusal(Exception):  # noqa: N818 - a refusal is the expected answer, not a failure
+    """An action or request refused, with the protocol's error code and a message in the
+    client's language; ``resync``: the client must get a full state after it."""
+
+    def __init__(self, code: ErrorCode, message: str, resync: bool = False) -> None:
+        super().__init__(message)
+        self.code, self.message, self.resync = code, message, resync
+
+
+class RoomConflictError(StorageError):
+    """Another server process committed an action to this room first."""
+
+
+# ---- storage: synchronous, run in a thread from the event loop -----------------------------------
+
+@dataclass
+class RoomRecord:
+    """A room as stored: its row's values and its game, replayed."""
+
+    id: int
+    code: str
+    game_id: int
+    settings: RoomSettings
+    stand_ins: dict[int, str]
+    salt: str
+    commitment: str
+    version: int
+    game: Game
+    taken: set[int]
+
+
+def store_room(db: Database, game: Game, settings: RoomSettings, salt: str) -> tuple[int, str, int]:
+    """Store a new room and its game in one transaction; returns (room id, code, game id)."""
+    now = datetime.now(UTC)
+    with writing(db) as s:
+        game_id = record_game(s, game, "server", at=now)
+        code = new_code()
+        while s.scalar(select(RoomRow.id).where(RoomRow.code == code)) is not None:
+            code = new_code()
+        row = RoomRow(code=code, game_id=game_id, settings=asdict(settings), stand_ins={}, salt=salt,
+                      commitment=commitment(game.seed, salt), version=len(game.log), created_at=now,
+                      updated_at=now)
+        s.add(row)
+        s.flush()
+        return row.id, code, game_id
+
+
+def load_room_record(db: Database, code: str) -> RoomRecord | None:
+    """The room with this code, its game replayed from the database (None if there is none)."""
+    with reading(db) as s:
+        row = s.scalar(select(RoomRow).where(RoomRow.code == code))
+        if row is None:
+            return None
+        game = load_game(s, row.game_id)
+        taken = set(s.scalars(select(RoomTokenRow.seat).where(
+            RoomTokenRow.room_id == row.id, RoomTokenRow.role == "seat")))
+        return RoomRecord(row.id, row.code, row.game_id, RoomSettings.from_dict(row.settings),
+                          {int(k): str(v) for k, v in row.stand_ins.items()}, row.salt, row.commitment,
+                          len(game.log), game, {t for t in taken if t is not None})
+
+
+def issue_token(db: Database, room_id: int, role: Role, seat: int | None = None) -> str | None:
+    """A new secret token for a role (a seat's only if the seat has none yet: else None)."""
+    token = secrets.token_urlsafe(24)
+    with writing(db) as s:
+        if role == "seat":
+            s.execute(select(RoomRow.id).where(RoomRow.id == room_id).with_for_update())
+            held = s.scalar(select(RoomTokenRow.token_hash).where(
+                RoomTokenRow.room_id == room_id, RoomTokenRow.role == "seat", RoomTokenRow.seat == seat))
+            if held is not None:
+                return None
+        s.add(RoomTokenRow(token_hash=hash_token(token), room_id=room_id, role=role, seat=seat,
+                           created_at=datetime.now(UTC)))
+    return token
+
+
+def check_token(db: Database, room_id: int, token: str) -> Grant | None:
+    """What a token grants in a room (None: no such token in this room)."""
+    with reading(db) as s:
+        row = s.get(RoomTokenRow, hash_token(token))
+        if row is None or row.room_id != room_id:
+            return None
+        return Grant(row.role, row.seat)  # type: ignore[arg-type]
+
+
+def commit_action(db: Database, room: Room, seen: int, client_action_id: str | None,
+                  seat: int | None) -> None:
+    """Commit the room's game after one accepted action (its version was ``seen`` before),
+    with the client action id, in one transaction.
+
+    :raises RoomConflictError: the stored room is no longer at ``seen`` (another process wrote).
+    :raises StorageError: the database failed; nothing was written.
+    """
+    now = datetime.now(UTC)
+    version = len(room.game.log)
+    with writing(db) as s:
+        done = s.connection().execute(
+            update(RoomRow.__table__).where(RoomRow.id == room.id, RoomRow.version == seen)  # type: ignore[arg-type]
+            .values(version=version, updated_at=now))
+        if done.rowcount != 1:
+            raise RoomConflictError(_("another server process moved this game first"))
+        record_game(s, room.game, "server", game_id=room.game_id, at=now)
+        if client_action_id is not None:
+            s.add(RoomActionRow(room_id=room.id, client_action_id=client_action_id, seat=seat,
+                                version=version, created_at=now))
+
+
+def find_action(db: Database, room_id: int, client_action_id: str) -> tuple[int | None, int] | None:
+    """(seat, version after) of an accepted action with this client action id, if any."""
+    with reading(db) as s:
+        row = s.get(RoomActionRow, (room_id, client_action_id))
+        return None if row is None else (row.seat, row.version)
+
+
+def save_stand_ins(db: Database, room_id: int, stand_ins: dict[int, str]) -> None:
+    with writing(db) as s:
+        row = s.get(RoomRow, room_id)
+        assert row is not None
+        row.stand_ins = {str(k): v for k, v in stand_ins.items()}
+
+
+# ---- a room in memory ----------------------------------------------------------------------------
+
+Listener = Callable[[str], None]
+"""A connection's wake-up call: "game" (the game moved) or "presence" (someone came or went)."""
+
+
+@dataclass(eq=False)
+class Room:
+    """A loaded room: its game's session, who is connected, and recent events."""
+
+    id: int
+    code: str
+    game_id: int
+    settings: RoomSettings
+    salt: str
+    commitment: str
+    session: Session
+    stand_ins: dict[int, str]
+    taken: set[int]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    buffer: list[dict[str, Any]] = field(default_factory=list)
+    """Recent events (each with its version), for clients that resume."""
+    buffer_from: int = 0
+    """Every event after this version is in the buffer."""
+    accepted: dict[str, tuple[int | None, int]] = field(default_factory=dict)
+    """Client action id -> (seat, version after), for retries."""
+    listeners: set[Listener] = field(default_factory=set)
+    connected: dict[int, int] = field(default_factory=dict)
+    """Seat -> open connections of its player (a table connection counts for every person)."""
+    spectators: int = 0
+    away_since: dict[int, float] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    stand_in_bots: dict[int, Player] = field(default_factory=dict)
+
+    @classmethod
+    def from_record(cls, record: RoomRecord) -> Room:
+        room = cls(record.id, record.code, record.game_id, record.settings, record.salt, record.commitment,
+                   Session(record.game, lang=record.settings.lang), record.stand_ins, record.taken,
+                   buffer_from=record.version)
+        now = time.monotonic()
+        room.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
+        return room
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def version(self) -> int:
+        return len(self.game.log)
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over
+
+    def bot_turn(self) -> bool:
+        """Whether a bot (a bot's seat, or a stand-in for an away player) moves now."""
+        g = self.game
+        return not g.is_over and (g.seats[g.state.current].is_bot or g.state.current in self.stand_ins)
+
+    def events_after(self, version: int) -> list[dict[str, Any]] | None:
+        """The events after ``version`` (None if some are no longer kept: send a state)."""
+        if version < self.buffer_from or version > self.version:
+            return None
+        return [e for e in self.buffer if e["version"] > version]
+
+    def remember(self, events: list[dict[str, Any]]) -> None:
+        self.buffer.extend(events)
+        if len(self.buffer) > EVENT_BUFFER:
+            dropped = self.buffer[: len(self.buffer) - EVENT_BUFFER]
+            self.buffer = self.buffer[len(dropped):]
+            self.buffer_from = max(self.buffer_from, max(e["version"] for e in dropped))
+
+    def view(self, grant: Grant, lang: str) -> GameView:
+        """The game as this token's holder may see it, in ``lang``: a seat's own view; the
+        table's (hot seat: the moves of whichever person is to play); a spectator's, or a seat
+        played by a stand-in bot, without moves to make."""
+        viewer = grant.seat if grant.role == "seat" else None
+        view = game_view(self.game, viewer, lang, self.session.seq)
+        if grant.role == "spectator" or (not self.over and self.game.state.current in self.stand_ins):
+            view = replace(view, legal_actions=(), score_options=())
+        return view
+
+    def presence(self) -> Presence:
+        now = time.monotonic()
+        seats = []
+        for i, seat in enumerate(self.game.seats):
+            connected = self.connected.get(i, 0) > 0
+            away = None if connected or seat.is_bot else round(now - self.away_since.get(i, now), 1)
+            seats.append(SeatPresence(
+                seat=i, name=seat.name, kind=seat.kind, taken=i in self.taken, connected=connected,
+                away_for=away, may_hand_to_bot=self.may_hand_to_bot(i, now), stand_in=self.stand_ins.get(i)))
+        return Presence(seats=seats, spectators=self.spectators, away_after=self.settings.away_after)
+
+    def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
+        """A person's seat whose player has been gone at least ``away_after`` seconds."""
+        if self.over or self.game.seats[seat].is_bot or seat in self.stand_ins or self.connected.get(seat, 0):
+            return False
+        now = time.monotonic() if now is None else now
+        return now - self.away_since.get(seat, now) >= self.settings.away_after
+
+    def wake(self, what: str) -> None:
+        for listener in list(self.listeners):
+            listener(what)
+
+
+# ---- every room of this process --------------------------------------------------------------------
+
+class Rooms:
+    """The rooms a server process holds: made, loaded back, played, and fanned out."""
+
+    def __init__(self, db: Database, pubsub: PubSub | None = None) -> None:
+        self.db = db
+        self.pubsub = pubsub or InProcessPubSub()
+        self.rooms: dict[str, Room] = {}
+        self._subscriptions: dict[str, Subscription] = {}
+        self._loading = asyncio.Lock()
+
+    async def close(self) -> None:
+        """Stop the bots and leave the pub/sub channels (at shutdown)."""
+        for room in self.rooms.values():
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+        for sub in self._subscriptions.values():
+            await sub.close()
+        self._subscriptions.clear()
+
+    # -- making and finding ------------------------------------------------------------------
+    async def create(self, game: Game, settings: RoomSettings) -> tuple[Room, str | None]:
+        """A new room for ``game`` (seeded from :mod:`secrets`); returns it and, for a hot-seat
+        room, the table's token.
+
+        :raises InvalidActionError: a bot seat of an unknown level, or an unknown language.
+        """
+        Session(game, lang=settings.lang)  # checks the bot levels and the language
+        record_id, code, game_id = await asyncio.to_thread(store_room, self.db, game, settings, new_salt())
+        room = await self.get(code)
+        assert room is not None and room.id == record_id and room.game_id == game_id
+        table = await asyncio.to_thread(issue_token, self.db, room.id, "table") if settings.hot_seat else None
+        return room, table
+
+    async def get(self, code: str) -> Room | None:
+        """The room with this code, loaded from the database if this process has not yet."""
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+            return None
+        async with self._loading:
+            if code in self.rooms:
+                return self.rooms[code]
+            record = await asyncio.to_thread(load_room_record, self.db, code)
+            if record is None:
+                return None
+            room = Room.from_record(record)
+            self.rooms[code] = room
+            self._subscriptions[code] = await self.pubsub.subscribe(f"room:{code}", self._handler(room))
+        self.ensure_bots(room)
+        return room
+
+    async def join(self, room: Room, seat: int | None) -> tuple[int, str]:
+        """A token for a person's seat (the first free one if ``seat`` is None).
+
+        :raises Refusal: no such seat, a bot's seat, or a seat taken already.
+        """
+        seats = room.game.seats
+        if seat is None:
+            free = [i for i, s in enumerate(seats) if not s.is_bot and i not in room.taken]
+            if not free:
+                raise Refusal("unauthorized", _("every person's seat of this room is taken"))
+            seat = free[0]
+        if not 0 <= seat < len(seats) or seats[seat].is_bot:
+            raise Refusal("bad_message",
+                          _("seat {seat} is not a person's seat of this room").format(seat=seat))
+        token = await asyncio.to_thread(issue_token, self.db, room.id, "seat", seat)
+        if token is None:
+            room.taken.add(seat)
+            raise Refusal("unauthorized", _("seat {seat} is taken already").format(seat=seat))
+        room.taken.add(seat)
+        room.wake("presence")
+        return seat, token
+
+    async def spectate(self, room: Room) -> str:
+        if not room.settings.spectators:
+            raise Refusal("unauthorized", _("this room has no spectators"))
+        token = await asyncio.to_thread(issue_token, self.db, room.id, "spectator")
+        assert token is not None
+        return token
+
+    async def authorize(self, room: Room, token: str | None) -> Grant:
+        """:raises Refusal: a missing or wrong token."""
+        if not token:
+            raise Refusal("unauthorized",
+                          _("say hello with your seat's token: join a seat or spectate first"))
+        grant = await asyncio.to_thread(check_token, self.db, room.id, token)
+        if grant is None:
+            raise Refusal("unauthorized", _("this token does not belong to this room"))
+        return grant
+
+    # -- presence ----------------------------------------------------------------------------
+    def _seats_of(self, room: Room, grant: Grant) -> list[int]:
+        if grant.role == "seat" and grant.seat is not None:
+            return [grant.seat]
+        if grant.role == "table":
+            return [i for i, s in enumerate(room.game.seats) if not s.is_bot]
+        return []
+
+    async def connected(self, room: Room, grant: Grant) -> None:
+        """Someone connected: count them, and end a stand-in for their seat (they are back)."""
+        seats = self._seats_of(room, grant)
+        for seat in seats:
+            room.connected[seat] = room.connected.get(seat, 0) + 1
+        if grant.role == "spectator":
+            room.spectators += 1
+        back = [s for s in seats if s in room.stand_ins]
+        if back:
+            async with room.lock:
+                for seat in back:
+                    room.stand_ins.pop(seat, None)
+                    room.stand_in_bots.pop(seat, None)
+                await asyncio.to_thread(save_stand_ins, self.db, room.id, dict(room.stand_ins))
+        room.wake("presence")
+
+    def disconnected(self, room: Room, grant: Grant) -> None:
+        now = time.monotonic()
+        for seat in self._seats_of(room, grant):
+            room.connected[seat] = max(0, room.connected.get(seat, 0) - 1)
+            if not room.connected[seat]:
+                room.away_since[seat] = now
+        if grant.role == "spectator":
+            room.spectators = max(0, room.spectators - 1)
+        room.wake("presence")
+
+    # -- actions -----------------------------------------------------------------------------
+    async def act(self, room: Room, grant: Grant, msg: Act, lang: str,
+                  on_accepted: Callable[[Ack], None]) -> None:
+        """Apply a client's action: checked, applied by the engine, committed, acknowledged
+        (``on_accepted``), then published to every client of the room.
+
+        :raises Refusal: a spectator, another seat, not this seat's turn, a stale version, a
+            malformed or illegal action, or the database refused (nothing changed).
+        """
+        with language(lang):
+            if grant.role == "spectator":
+                raise Refusal("spectator", _("spectators watch; they do not play"))
+            if grant.role == "seat" and msg.seat is not None and msg.seat != grant.seat:
+                raise Refusal("other_seat", _("your token plays seat {mine}, not seat {seat}").format(
+                    mine=grant.seat, seat=msg.seat))
+            async with room.lock:
+                seen = room.accepted.get(msg.id)
+                if seen is None:
+                    seen = await asyncio.to_thread(find_action, self.db, room.id, msg.id)
+                if seen is not None:
+                    if grant.role == "seat" and seen[0] != grant.seat:
+                        raise Refusal("bad_message",
+                                      _("this client action id was used for another seat's move"))
+                    on_accepted(Ack(id=msg.id, version=seen[1], duplicate=True))
+                    return
+                if room.over:
+                    raise Refusal("game_over", _("the game is over; no more moves"))
+                if msg.version != room.version:
+                    raise Refusal("stale", _("the game has moved on (version {now}, not {seen}): here it is "
+                                             "as it stands").format(now=room.version, seen=msg.version),
+                                  resync=True)
+                seat = self._actor(room, grant, msg)
+                before = room.version
+                room.session.lang = lang
+                try:
+                    events = room.session.act(msg.action, seat)
+                except InvalidActionError as e:
+                    raise Refusal("invalid_action", str(e)) from None
+                except IllegalActionError as e:
+                    raise Refusal("illegal_action", str(e)) from None
+                finally:
+                    room.session.lang = room.settings.lang
+                batch = await self._commit(room, before, events, msg.id, seat)
+                on_accepted(Ack(id=msg.id, version=room.version))
+        await self._publish(room, batch)
+
+    def _actor(self, room: Room, grant: Grant, msg: Act) -> int | None:
+        """The seat a message acts for; Refusal unless that seat may move now."""
+        g = room.game
+        current = g.state.current
+        if grant.role == "seat":
+            seat = grant.seat
+        elif msg.seat is not None:
+            seat = msg.seat
+        else:
+            seat = current
+        if grant.role == "table" and (seat is None or not 0 <= seat < len(g.seats) or g.seats[seat].is_bot):
+            raise Refusal("other_seat", _("the table plays the people's seats only"))
+        if seat != current or g.seats[current].is_bot or current in room.stand_ins:
+            raise Refusal("not_your_turn",
+                          _("it is {name}'s turn, not yours").format(name=g.seats[current].name))
+        return seat
+
+    async def _commit(self, room: Room, before: int, events: list[Event], client_action_id: str | None,
+                      seat: int | None) -> list[dict[str, Any]]:
+        """Commit the room's game after an action (under the room's lock); on failure reload
+        the room from the database and refuse (a full state follows)."""
+        try:
+            await asyncio.to_thread(commit_action, self.db, room, before, client_action_id, seat)
+        except RoomConflictError as e:
+            await self._reload(room)
+            raise Refusal("conflict", str(e), resync=True) from None
+        except StorageError as e:
+            log.error("room %s: commit failed: %s", room.code, e)
+            await self._reload(room)
+            raise Refusal("storage", _("the game could not be saved, so the move was not made: {error}")
+                          .format(error=e), resync=True) from None
+        batch = [e.to_dict() for e in events]
+        room.remember(batch)
+        if client_action_id is not None:
+            room.accepted[client_action_id] = (seat, room.version)
+        return batch
+
+    async def _reload(self, room: Room) -> None:
+        """Take the room's game, stand-ins and taken seats from the database again."""
+        record = await asyncio.to_thread(load_room_record, self.db, room.code)
+        assert record is not None
+        room.session = Session(record.game, lang=record.settings.lang)
+        room.stand_ins, room.taken = record.stand_ins, record.taken
+        room.stand_in_bots.clear()
+        room.buffer, room.buffer_from = [], record.version
+
+    async def _publish(self, room: Room, batch: list[dict[str, Any]]) -> None:
+        await self.pubsub.publish(f"room:{room.code}", {"room": room.code, "version": room.version,
+                                                         "events": batch})
+        self.ensure_bots(room)
+
+    def _handler(self, room: Room) -> Callable[[dict[str, Any]], Awaitable[None]]:
+        async def handle(message: dict[str, Any]) -> None:
+            await self._published(room, message)
+
+        return handle
+
+    async def _published(self, room: Room, message: dict[str, Any]) -> None:
+        """A room's message from the pub/sub: reload if another process moved the game, then
+        wake every connection of the room here."""
+        if int(message.get("version", 0)) > room.version:
+            async with room.lock:
+                if int(message["version"]) > room.version:
+                    await self._reload(room)
+        room.wake("game")
+
+    # -- bots --------------------------------------------------------------------------------
+    async def hand_to_bot(self, room: Room, grant: Grant, msg: HandToBot, lang: str) -> None:
+        """Let a bot play an away player's seat (their boxes are played, never scored zero).
+
+        :raises Refusal: a spectator asked, not a person's seat, not away long enough, or an
+            unknown bot level.
+        """
+        with language(lang):
+            if grant.role == "spectator":
+                raise Refusal("spectator", _("spectators watch; they do not play"))
+            level = msg.level.strip().lower()
+            if level not in BOTS:
+                raise Refusal("unknown_bot", _("unknown bot “{bot}”; choose one of {bots}").format(
+                    bot=msg.level, bots=", ".join(BOTS)))
+            if not 0 <= msg.seat < len(room.game.seats) or room.game.seats[msg.seat].is_bot:
+                raise Refusal("not_away", _("seat {seat} is not a person's seat").format(seat=msg.seat))
+            async with room.lock:
+                if not room.may_hand_to_bot(msg.seat):
+                    raise Refusal("not_away", _("seat {seat} may go to a bot once its player has been away "
+                                                "{seconds:.0f} seconds").format(
+                        seat=msg.seat, seconds=room.settings.away_after))
+                room.stand_ins[msg.seat] = level
+                await asyncio.to_thread(save_stand_ins, self.db, room.id, dict(room.stand_ins))
+        room.wake("presence")
+        room.wake("game")
+        self.ensure_bots(room)
+
+    def ensure_bots(self, room: Room) -> None:
+        """Start the room's bot loop if a bot is to move and none is running."""
+        if room.bot_turn() and (room.bot_task is None or room.bot_task.done()):
+            try:
+                room.bot_task = asyncio.get_running_loop().create_task(self._run_bots(room))
+            except RuntimeError:  # no event loop (a synchronous caller): the next action starts it
+                room.bot_task = None
+
+    def _bot_move(self, room: Room) -> list[Event]:
+        g = room.game
+        seat = g.state.current
+        if g.seats[seat].is_bot:
+            return room.session.step()
+        level = room.stand_ins[seat]
+        bot = room.stand_in_bots.get(seat)
+        if bot is None:
+            bot = room.stand_in_bots[seat] = make_bot(level, g.ruleset)
+        return room.session.act(bot.act(g), seat)
+
+    async def _run_bots(self, room: Room) -> None:
+        """Bots move at the room's pace until a person is to play; each move is committed
+        and published like a person's."""
+        while room.bot_turn():
+            await asyncio.sleep(room.settings.bot_pace)
+            async with room.lock:
+                if not room.bot_turn():
+                    return
+                before, seat = room.version, room.game.state.current
+                try:
+                    events = await asyncio.to_thread(self._bot_move, room)
+                except YatzyError:
+                    log.exception("room %s: the bot of seat %s could not move", room.code, seat)
+                    return
+                try:
+                    batch = await self._commit(room, before, events, None, seat)
+                except Refusal:
+                    continue
+            await self.pubsub.publish(f"room:{room.code}", {"room": room.code, "version": room.version,
+                                                             "events": batch})
+

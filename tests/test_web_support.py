@@ -1,0 +1,123 @@
+"""Helpers of the web tests (no tests here): an app on a temporary SQLite file, rooms made
+over REST, and a WebSocket player that reads with a timeout, so a missing message fails a
+test instead of hanging it."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+BOT = {"kind": "bot", "level": "beginner"}
+_ids = itertools.count(1)
+
+
+def make_room(client: TestClient, seats: list[dict[str, Any]] | None = None,
+              **settings: Any) -> dict[str, Any]:
+    body = {"seats": seats or [{"name": "Ann"}, {"name": "Bo"}], "bot_pace": 0, **settings}
+    r = client.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def join(client: TestClient, code: str, seat: int | None = None) -> str:
+    r = client.post(f"/api/rooms/{code}/join", json={} if seat is None else {"seat": seat})
+    assert r.status_code == 200, r.text
+    return r.json()["token"]  # type: ignore[no-any-return]
+
+
+def receive(ws: WebSocketTestSession, timeout: float = 5.0) -> dict[str, Any]:
+    """The next message (fails after ``timeout`` seconds); a close comes back as type "close"."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    if message["type"] == "websocket.close":
+        return {"type": "close", "code": message.get("code")}
+    return json.loads(message["text"])  # type: ignore[no-any-return]
+
+
+class Player:
+    """One WebSocket client: says hello, keeps its latest view, acts, reads until a type."""
+
+    def __init__(self, client: TestClient, code: str, token: str | None, *, lang: str = "en",
+                 last_version: int | None = None) -> None:
+        self.client, self.code, self.token, self.lang = client, code, token, lang
+        self.last_version = last_version
+        self.view: dict[str, Any] | None = None
+        self.seen: list[dict[str, Any]] = []
+
+    def __enter__(self) -> Player:
+        self.ws = self.client.websocket_connect(f"/ws/rooms/{self.code}").__enter__()
+        hello: dict[str, Any] = {"type": "hello", "token": self.token, "lang": self.lang}
+        if self.last_version is not None:
+            hello = {**hello, "type": "resume", "last_version": self.last_version}
+        self.send(hello)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.ws.__exit__(*exc)
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        m = receive(self.ws, timeout)
+        self.seen.append(m)
+        if m["type"] in ("state", "events"):
+            self.view = m["view"]
+        return m
+
+    def until(self, *types: str, timeout: float = 5.0) -> dict[str, Any]:
+        while True:
+            m = self.recv(timeout)
+            if m["type"] in types:
+                return m
+
+    def act(self, action: str, *, version: int | None = None, id: str | None = None, **extra: Any) -> str:
+        assert self.view is not None
+        action_id = id or f"a{next(_ids)}"
+        self.send({"type": "act", "id": action_id, "action": action,
+                   "version": self.view["version"] if version is None else version, **extra})
+        return action_id
+
+    def answer(self, action_id: str) -> dict[str, Any]:
+        """The ack or error answering an action."""
+        while True:
+            m = self.recv()
+            if m["type"] in ("ack", "error") and m.get("id") == action_id:
+                return m
+
+    def my_turn(self) -> bool:
+        return bool(self.view and self.view["legal_actions"])
+
+    def wait_turn(self, timeout: float = 10.0) -> None:
+        while not self.my_turn():
+            self.recv(timeout)
+
+    def play_turn(self) -> None:
+        """Roll, then fill the box worth most (answered each time)."""
+        self.wait_turn()
+        assert self.answer(self.act("r"))["type"] == "ack"
+        self.until_version()
+        assert self.view is not None
+        best = max(self.view["score_options"], key=lambda o: o["points"])
+        assert self.answer(self.act(f"s {best['id']}"))["type"] == "ack"
+        self.until_version()
+
+    def until_version(self) -> None:
+        """Read until the view has caught up with the last ack."""
+        acks = [m["version"] for m in self.seen if m["type"] == "ack"]
+        while self.view is None or (acks and self.view["version"] < acks[-1]):
+            self.recv()
+
+
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'web.sqlite3'}"
