@@ -1,4 +1,4 @@
-"""The end of a game: the standings, best first, from the view's outcome."""
+"""The end of a game: the standings, best first, from the view's outcome; a opens the analysis."""
 
 from __future__ import annotations
 
@@ -9,20 +9,23 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..game import Game
 from ..i18n import _, language
 from ..views import GameView
+from .review import ReviewScreen
 from .texts import winners_text
 
 
 class EndScreen(ModalScreen[str | None]):
-    """Dismissed with "new" (n), "quit" (q) or None (Esc: back to the final cards)."""
+    """Dismissed with "new" (n), "quit" (q) or None (Esc: back to the final cards); a opens the
+    analysis of the game (``game``, or else the game of the screen under this one)."""
 
     BINDINGS = [Binding("n", "close('new')", show=False), Binding("q", "close('quit')", show=False),
-                Binding("escape,enter", "close(None)", show=False)]
+                Binding("escape,enter", "close(None)", show=False), Binding("a", "analysis", show=False)]
 
-    def __init__(self, lang: str, view: GameView) -> None:
+    def __init__(self, lang: str, view: GameView, game: Game | None = None) -> None:
         super().__init__(classes="dialog")
-        self.lang, self.view = lang, view
+        self.lang, self.view, self.game = lang, view, game
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -36,8 +39,25 @@ class EndScreen(ModalScreen[str | None]):
                 text.append(line + "\n", style="bold reverse" if s.player in view.outcome.winners else "")
             text.append("\n" + winners_text(view) + "\n\n", style="bold")
             text.append(_("n: new game · q: quit · Esc: look at the cards"))
+            text.append("\n" + _("a: the analysis, every decision and a replay"))
         with Vertical(classes="box"):
             yield Static(text, id="standings")
 
     def action_close(self, choice: str | None) -> None:
         self.dismiss(choice)
+
+    @property
+    def played(self) -> Game | None:
+        """The game these standings end: the one given, or the play screen's under this one."""
+        if self.game is not None:
+            return self.game
+        for screen in reversed(self.app.screen_stack):
+            game = getattr(screen, "game", None)
+            if isinstance(game, Game):
+                return game
+        return None
+
+    def action_analysis(self) -> None:
+        game = self.played
+        if game is not None:
+            self.app.push_screen(ReviewScreen(game, self.lang))
