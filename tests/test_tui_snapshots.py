@@ -54,3 +54,17 @@ def test_dozzy_play_screen(snap_compare: Compare) -> None:
     """The tile board, and the tiles the picked box sends out."""
     dozzy = Game("dozzy", [Seat("Ann"), Seat("Dozzy", "bot", "dozzy")], seed=3)
     assert snap_compare(YatzyApp(dozzy, pace=0), press=["r", "enter", "r"], terminal_size=SIZE)
+
+
+SMALL = (80, 24)
+
+
+def test_play_screen_80x24(snap_compare: Compare) -> None:
+    """A small terminal: dice as digits in a 3-column grid beside three players' cards."""
+    assert snap_compare(YatzyApp(game(), pace=0), press=["r", "1", "2", "down"], terminal_size=SMALL)
+
+
+def test_play_screen_80x24_low_vision(snap_compare: Compare) -> None:
+    """Black on yellow on a small terminal (a large font leaves few cells)."""
+    maxi = Game("maxi", [Seat("Ann"), Seat("Bo")], seed=5)
+    assert snap_compare(YatzyApp(maxi, pace=0), press=["ctrl+t", "r", "6"], terminal_size=SMALL)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
@@ -116,6 +117,15 @@ class YatzyApp(App[Game | None]):
     def new_game(self) -> None:
         self.save_path = None
         self.switch_screen(NewGameScreen(self.settings, self.lang))
+
+    NARROW = (110, 32)
+    """Below this width or height the play screen packs small dice (80x24 fits three players)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        width, height = self.NARROW
+        self.set_class(event.size.width < width or event.size.height < height, "-narrow")
+        for die in self.query("Die"):
+            die.refresh(layout=True)
 
     def apply_low_vision(self) -> None:
         on = self.settings.low_vision

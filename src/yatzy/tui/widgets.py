@@ -33,7 +33,8 @@ def pips(face: int | None, large: bool) -> str:
 class Die(Static):
     """One die: its key (1-6) on the frame, its face in pips, and ▲HELD under them when held.
 
-    A held die is marked by more than colour: a double frame and the word with its ▲."""
+    A held die is marked by more than colour: a double frame and the word with its ▲. On a
+    small terminal (the app's ``-narrow`` class) the face is a digit between ▲ marks."""
 
     class Toggled(Message):
         def __init__(self, index: int) -> None:
@@ -57,6 +58,10 @@ class Die(Static):
         self.refresh()
 
     def render(self) -> Text:
+        if self.app.has_class("-narrow"):
+            # a small terminal (or a large font): the face as a bold digit, ▲ marks held
+            face = "" if self.face is None else str(self.face)
+            return Text(f"▲{face}▲" if self.held else face, style="bold", justify="center")
         large = self.app.has_class("-large")
         text = Text(pips(self.face, large) + "\n")
         width = 12 if large else 7
