@@ -21,6 +21,7 @@ from rich.color import Color
 from textual.pilot import Pilot
 
 from yatzy.actions import parse_action
+from yatzy.bots import DozzyBot
 from yatzy.errors import InvalidActionError
 from yatzy.game import Action, Game, Roll, Score
 from yatzy.registry import get_ruleset
@@ -353,7 +354,12 @@ async def test_the_coach_says_dozzy_has_no_table() -> None:
     app = YatzyApp(Game("dozzy", ["Ann"], seed=8), pace=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r", "c")
-        assert "no exact table" in str(app.screen.query_one("#coach-body").render())
+        body = str(app.screen.query_one("#coach-body").render())
+        assert "no exact table" in body
+        # and offers the DOZZY heuristic's move for these dice instead
+        game = play_screen(app).game
+        assert DozzyBot().act(game.clone()).describe() in body
+        assert "rule of thumb" in app.screen.query_one(CoachPanel).plain
 
 
 def test_quitting_while_a_table_is_built_does_not_wait_for_it(monkeypatch: pytest.MonkeyPatch) -> None:

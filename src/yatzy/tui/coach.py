@@ -21,6 +21,7 @@ from textual.containers import Vertical
 from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
+from ..bots import DozzyBot
 from ..game import Game, Score
 from ..i18n import _, language
 from ..rules import Ruleset
@@ -47,6 +48,15 @@ def coach_for(ruleset: Ruleset, progress: Callable[[int, int], None] | None = No
         if key not in _tables:
             _tables[key] = Coach(solve(ruleset, progress=progress))
         return _tables[key]
+
+
+def heuristic_hint(game: Game, view: GameView) -> str:
+    """Where no exact table exists (DOZZY): the DOZZY bot's move for the position on show, as a
+    suggestion in words ("" when it is not a person's turn to choose)."""
+    if view.over or not view.legal_actions:
+        return ""
+    move = DozzyBot().act(game.clone())
+    return _("The DOZZY bot's rule of thumb: {move}").format(move=move.describe())
 
 
 class Stopped(Exception):
@@ -119,8 +129,13 @@ class CoachPanel(Vertical):
         with language(self.lang):
             if view.board is not None:
                 self.options, self.version, self.lines = [], None, []
-                body.update(Text(_("DOZZY has no exact table: its shared tile board is beyond the solver. "
-                                   "The coach helps in every other game.")))
+                text = Text(_("DOZZY has no exact table: its shared tile board is beyond the solver. "
+                              "The coach helps in every other game."))
+                hint = heuristic_hint(game, view)
+                if hint:
+                    self.lines = [hint]
+                    text.append("\n\n" + hint, style="bold")
+                body.update(text)
                 return
             if view.over or view.dice is None or not view.score_options:
                 self.options, self.version, self.lines = [], None, []
