@@ -22,7 +22,7 @@ from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
 from ..bots import DozzyBot
-from ..game import Game, Score
+from ..game import Action, Game, Roll, Score
 from ..i18n import _, language
 from ..rules import Ruleset
 from ..solver.coach import Coach, Option, Position
@@ -100,6 +100,24 @@ def build(ruleset: Ruleset, progress: Callable[[int, int], None]) -> Coach | Non
 def ready(ruleset: Ruleset) -> bool:
     """Whether the table of a ruleset is at hand (else the panel says it is being built)."""
     return (ruleset.name, tuple(ruleset.options)) in _tables
+
+
+def cost_of(game: Game, action: Action) -> tuple[float, Option] | None:
+    """What ``action`` would lose against the coach's best move now, with that best move:
+    for the warning before a costly move. None where there is nothing to compare (no dice on
+    the table, DOZZY) or the table is not at hand yet (the warning never waits for a build)."""
+    rs = game.ruleset
+    if rs.uses_board or game.state.dice is None or not ready(rs) or not isinstance(action, Roll | Score):
+        return None
+    coach = _tables[(rs.name, tuple(rs.options))]
+    options = coach.options(coach.position_of(game), with_odds=False)
+    for o in options:
+        if isinstance(action, Score) and isinstance(o.action, Score) and o.action.category == action.category:
+            return o.regret, options[0]
+        if isinstance(action, Roll) and isinstance(o.action, Roll) and \
+                sorted(o.action.keep) == sorted(action.keep):
+            return o.regret, options[0]
+    return None
 
 
 class CoachPanel(Vertical):
