@@ -129,7 +129,7 @@ class Bars:
 class GameCardsScreen(ModalScreen[None]):
     """A finished game's cards, as they stood at the end (until the review screen comes)."""
 
-    BINDINGS = [Binding("escape,q,enter", "dismiss", show=False)]
+    BINDINGS = [Binding("escape,q", "dismiss", show=False)]
 
     def __init__(self, game: Game, lang: str, heading: str) -> None:
         super().__init__(classes="dialog", id="history-cards")
@@ -171,6 +171,8 @@ class HistoryScreen(Screen[None]):
         """Every player's statistics of every game type: which game types and players there are."""
         self.games: list[GameSummary] = []
         self.histograms: list[Histogram] = []
+        self.away = False
+        """Another screen is on top (a game looked at): read again when back."""
 
     # ---- data --------------------------------------------------------------------------
     def db(self) -> Database:
@@ -239,6 +241,16 @@ class HistoryScreen(Screen[None]):
         if self.stats:
             self.query_one("#history-list", DataTable).focus()
 
+    def on_screen_suspend(self) -> None:
+        self.away = True
+
+    def on_screen_resume(self) -> None:
+        """Back from a game: read again (its review may have stored the points lost to the coach)."""
+        if self.away and self.stats:
+            self.away = False
+            with language(self.lang):
+                self.fill()
+
     def on_unmount(self) -> None:
         if self.owns_database and self.database is not None:
             self.database.close()
@@ -258,6 +270,9 @@ class HistoryScreen(Screen[None]):
             self.query_one("#history-stats-text", Static).update(Text(str(e)))
             return
         self.fill_list(show_rules=not rules)
+        count = ngettext("{n} finished game", "{n} finished games", len(self.games)).format(n=len(self.games))
+        self.query_one("#history-title", Static).update(
+            Text(f" {_('Games played')} · {count}", style="bold"))
         self.query_one("#history-stats-text", Static).update(self.stats_text(stats, best))
         self.query_one("#history-scores-text", Static).update(self.scores_text())
 
@@ -267,7 +282,9 @@ class HistoryScreen(Screen[None]):
         return score_histogram(self.db(), ruleset, width, player=player)
 
     def fill_list(self, show_rules: bool) -> None:
+        """The games, the cursor kept on the game it was on."""
         table = self.query_one("#history-list", DataTable)
+        was = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None
         table.clear(columns=True)
         table.add_column(Text(_("finished"), style="bold"), key="when")
         if show_rules:
@@ -281,6 +298,8 @@ class HistoryScreen(Screen[None]):
                 cells.append(Text(ruleset_title(g.ruleset), no_wrap=True, overflow="ellipsis"))
             cells += [Text(and_list(list(g.winners))), Text(seats)]
             table.add_row(*cells, key=str(g.id))
+        if was is not None and was in {str(g.id) for g in self.games}:
+            table.move_cursor(row=table.get_row_index(was), animate=False)
 
     def stats_text(self, stats: list[PlayerStats], best: dict[str, list[Record]]) -> RenderableType:
         parts: list[RenderableType] = []
@@ -326,9 +345,6 @@ class HistoryScreen(Screen[None]):
                   "history-scores": "#history-scores-scroll"}[pane]
         self.query_one(target).focus()
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        event.stop()
-
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         key = event.row_key.value
@@ -354,11 +370,17 @@ class HistoryScreen(Screen[None]):
         self.dismiss(None)
 
 
+def table() -> Table:
+    """A table with a rule under its bold heading, one space between columns."""
+    return Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, header_style="bold",
+                 collapse_padding=True)
+
+
 def stats_table(rows: Iterable[PlayerStats], yatzy: str | None) -> Table:
     """Per player: games, wins, mean and best total, bonus and Yatzy rates, points lost to the coach."""
     rows = list(rows)
     players = {(s.name, s.kind, s.level) for s in rows}
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, header_style="bold")
+    t = table()
     t.add_column(_("player"), overflow="fold")
     for head in (pgettext("column", "games"), _("wins"), _("mean"), _("best"), _("bonus")):
         t.add_column(head, justify="right")
@@ -376,7 +398,7 @@ def stats_table(rows: Iterable[PlayerStats], yatzy: str | None) -> Table:
 
 
 def records_table(best: Sequence[Record], players: Iterable[Who]) -> Table:
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, header_style="bold")
+    t = table()
     t.add_column("#", justify="right")
     t.add_column(_("total"), justify="right")
     t.add_column(_("player"))
