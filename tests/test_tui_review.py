@@ -89,8 +89,8 @@ def rows(screen: ReviewScreen, selector: str) -> list[list[str]]:
 
 
 def row_of(d: Decision, rank: int | None = None) -> list[str]:
-    cells = [str(d.turn), dice_text(d.dice), d.played.describe(),
-             d.best.describe() if d.points_lost >= 0.05 else "", lost_text(d.points_lost)]
+    cells = [str(d.turn), dice_text(d.dice), lost_text(d.points_lost), d.played.describe(),
+             d.best.describe() if d.points_lost >= 0.05 else ""]
     return cells if rank is None else [str(rank), *cells]
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, ProgressBar, Static, Tab, Tabs
 
@@ -36,6 +36,8 @@ from .widgets import KeyBar, ScoreCard
 
 LIST, REPLAY = "review-list", "review-replay"
 """The two views: one seat's decisions, and the game step by step."""
+POSITION_WIDTH = 32
+"""The room the dice and the verdict need beside the cards."""
 SHOWN_LOSS = 0.05
 """A loss below this shows as 0.0: the decision is marked as the coach's own."""
 
@@ -131,11 +133,13 @@ class ReviewScreen(Screen[None]):
                     yield DataTable(id="review-decisions", cursor_type="row")
                 with Horizontal(id=REPLAY):
                     yield ScoreCard()
-                    with Vertical(id="review-position"):
-                        yield Static(id="review-step")
-                        yield Static(id="review-dice")
-                        yield Static(id="review-board")
-                        yield Static(id="review-verdict")
+                    with Container(id="review-position"):
+                        with Container(id="review-where"):
+                            yield Static(id="review-step")
+                            yield Static(id="review-dice")
+                        with Container(id="review-what"):
+                            yield Static(id="review-board")
+                            yield Static(id="review-verdict")
             yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -145,7 +149,7 @@ class ReviewScreen(Screen[None]):
         card.can_focus = False
         self.query_one("#review-costliest", DataTable).can_focus = False
         self.query_one("#review-bar", ProgressBar).update(total=None)
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.fill())
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.call_after_refresh(self.redraw))
         try:
             check_analysable(self.game)
         except AnalysisError as e:
@@ -157,6 +161,11 @@ class ReviewScreen(Screen[None]):
             self.query_one("#review-decisions", DataTable).focus()
         else:
             self.query_one(ContentSwitcher).current = REPLAY
+        self.fill()
+        self.show_step()
+
+    def redraw(self) -> None:
+        """Everything anew (ctrl+t: the marks take the theme's colours, the dice its size)."""
         self.fill()
         self.show_step()
 
@@ -258,9 +267,9 @@ class ReviewScreen(Screen[None]):
             table.add_column(first, key="rank")
         table.add_column(Text(_("turn"), justify="right"), key="turn")
         table.add_column(_("dice"), key="dice")
+        table.add_column(Text(_("lost"), justify="right"), key="lost")
         table.add_column(_("played"), key="played")
         table.add_column(_("best"), key="best")
-        table.add_column(Text(_("lost"), justify="right"), key="lost")
 
     @staticmethod
     def cells(d: Decision, loss_style: str, rank: str | None = None) -> list[Text]:
@@ -270,9 +279,9 @@ class ReviewScreen(Screen[None]):
         return cells + [
             Text(str(d.turn), style=style, justify="right"),
             Text(dice_text(d.dice), style=style),
+            Text(lost_text(d.points_lost), style=loss_style if lost else "", justify="right"),
             Text(d.played.describe(), style=style),
             Text("" if not lost else d.best.describe(), style=style),
-            Text(lost_text(d.points_lost), style=loss_style if lost else "", justify="right"),
         ]
 
     def follow_step(self) -> None:
@@ -320,6 +329,7 @@ class ReviewScreen(Screen[None]):
         action: Action | None = self.game.log[self.step] if self.step < self.steps else None
         card = self.query_one(ScoreCard)
         card.show(view)
+        self.place()
         card.show_cursor = isinstance(action, Score)
         if isinstance(action, Score):
             card.pick(game.ruleset.category(action.category).id)
@@ -345,6 +355,16 @@ class ReviewScreen(Screen[None]):
             tiles.append("\n" + _("out: {tiles}").format(tiles=tiles_text(view.board.tiles_out)))
             board.update(tiles)
         self.query_one("#review-verdict", Static).update(self.verdict(view, action))
+
+    def place(self) -> None:
+        """The position beside the cards where they leave room for it, else above them (many
+        players, or a narrow terminal)."""
+        card = self.query_one(ScoreCard)
+        width = sum(c.get_render_width(card) for c in card.columns.values()) + 4  # margins, scrollbar
+        self.set_class(self.size.width - width < POSITION_WIDTH, "-stacked")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.place()
 
     def verdict(self, view: GameView, action: Action | None) -> Text:
         """The move played at this step and what the coach thought of it."""
