@@ -227,6 +227,58 @@ def play(
         _fail(e)
 
 
+@app.command()
+def keep(
+    ctx: typer.Context,
+    rules_: RulesOpt = "yatzy",
+    option: OptionOpt = None,
+    players: Annotated[str, typer.Option(
+        "--players", "-p", help="comma-separated names of the people at the table, in seat order")] = "",
+    first: Annotated[str | None, typer.Option(
+        "--first", help="who starts (the table rolls for it): a name or a seat number, 1 first")] = None,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="line by line instead of full screen; also chosen by NO_COLOR or when not "
+                        "on a terminal")] = False,
+    lang: LangOpt = "en",
+) -> None:
+    """Keep the score of a game played with real dice: each turn, type the dice thrown."""
+    from .keeper_line import keep_score
+
+    names = [n.strip() for n in players.split(",") if n.strip()] or \
+        [_("Player {n}").format(n=n) for n in (1, 2)]
+    try:
+        seats = parse_seats(",".join(names))
+    except YatzyError as e:
+        _fail(e)
+    if any(s.is_bot for s in seats):
+        _fail(_("everyone at a real table throws their own dice: give names only, no bot:LEVEL"))
+    start = None
+    if first is not None:
+        found = [i for i, s in enumerate(seats) if s.name.lower() == first.strip().lower()]
+        if first.strip().isdigit() and 1 <= int(first) <= len(seats):
+            found = [int(first) - 1]
+        if not found:
+            _fail(_("--first names a player at the table or a seat number 1 to {n}, not “{first}”").format(
+                n=len(seats), first=first))
+        start = found[0]
+    try:
+        game = Game(_ruleset(rules_, option), seats, first=start, dice_from="players")
+    except YatzyError as e:
+        _fail(e)
+    source = ctx.get_parameter_source("lang")
+    screen_lang = lang if getattr(source, "name", None) == "COMMANDLINE" else None
+    full_screen = not plain and not os.environ.get("NO_COLOR") and sys.stdin.isatty() and sys.stdout.isatty()
+    if full_screen:
+        from .tui import run
+
+        finished: list[Game] = []
+        run(game, lang=screen_lang, on_game_over=finished.append)
+        for done in finished:  # kept once the screen is closed, a fix after the end included
+            _record(done)
+    else:
+        keep_score(game, lang=lang, console=console, record=_record)
+
+
 def _record(game: Game) -> None:
     """Keep a finished game in the history; a failure is said, never fatal."""
     from .storage import Database, record_game
@@ -618,3 +670,51 @@ def history_stats(
         t.add_row(s.name, s.ruleset, str(s.games), str(s.wins), f"{s.mean:.1f}", str(s.best),
                   f"{s.bonus_rate:.0%}", f"{s.yatzy_rate:.0%}", lost)
     console.print(t)
+
+
+# ---- the web server (yatzy.web) ------------------------------------------------------------------
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        "--db", help="database URL (default: SQLite in your data folder; postgresql://... works)")] = None,
+    pubsub: Annotated[str | None, typer.Option(
+        "--pubsub", help="pub/sub URL for several server processes (default: in process)")] = None,
+    lang: LangOpt = "en",
+) -> None:
+    """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md)."""
+    import uvicorn
+
+    from .web.app import create_app
+    from .web.protocol import MAX_MESSAGE_BYTES
+
+    try:
+        web_app = create_app(db, pubsub)
+    except YatzyError as e:
+        _fail(e)
+    uvicorn.run(web_app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES, log_level="info")
+
+
+@app.command("verify")
+def verify_dice(
+    file: Annotated[Path, typer.Argument(help="the JSON of /api/rooms/CODE/verify or of a reveal message")],
+    lang: LangOpt = "en",
+) -> None:
+    """Check a finished web game's dice: the revealed seed matches the commitment shown at the
+    start, and every roll follows from that seed."""
+    from .web.fairness import verify
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        reason = getattr(e, "strerror", None) or e
+        _fail(_("could not read {path}: {reason}").format(path=file, reason=reason))
+    try:
+        game = verify(data)
+    except YatzyError as e:
+        _fail(e)
+    rolls = sum(1 for a in game.log if isinstance(a, Roll))
+    console.print(_("fair: the seed matches the commitment {commitment}, and all {n} rolls follow from it")
+                  .format(commitment=data["commitment"], n=rolls))

@@ -20,6 +20,7 @@ from ..i18n import _, check_language, language
 from ..session import Session
 from ..views import and_list
 from .dialogs import ConfirmScreen
+from .keeper import KeeperScreen
 from .play import PlayScreen
 from .settings import Settings, forget_autosave, load_autosave
 from .setup import NewGameScreen
@@ -108,7 +109,8 @@ class YatzyApp(App[Game | None]):
 
     def start(self, session: Session) -> None:
         self.played = session.game
-        screen = PlayScreen(session, pace=self.pace, save_path=self.save_path, on_game_over=self.on_game_over)
+        kind = KeeperScreen if session.game.dice_from == "players" else PlayScreen  # dice typed at a table
+        screen = kind(session, pace=self.pace, save_path=self.save_path, on_game_over=self.on_game_over)
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)
         else:

@@ -95,9 +95,7 @@ class PlayScreen(Screen[None]):
             yield ScoreCard()
             with VerticalScroll(id="side"):
                 yield Static(id="turn")
-                with Grid(id="dice"):
-                    for i in range(self.game.ruleset.dice):
-                        yield Die(i)
+                yield from self.dice_area()
                 yield Static(id="hint")
                 yield Static(id="picked")
                 yield Static(id="board")
@@ -108,6 +106,12 @@ class PlayScreen(Screen[None]):
                 yield Static(id="moves")
                 yield CoachPanel(self.lang)
         yield KeyBar(id="keys")
+
+    def dice_area(self) -> ComposeResult:
+        """The dice, each a button (a scorekeeper game has a line to type them instead)."""
+        with Grid(id="dice"):
+            for i in range(self.game.ruleset.dice):
+                yield Die(i)
 
     def on_mount(self) -> None:
         self.query_one(CoachPanel).display = False

@@ -56,6 +56,10 @@ class Setup:
     seats: list[Seat] = field(default_factory=lambda: [Seat("Player 1"), Seat("Greedy bot", "bot", "greedy")])
     seed: int | None = None
     roll_off: bool = False
+    dice_from: str = "server"
+    """"server": the computer rolls; "players": dice thrown at a real table and typed in (a scorekeeper)."""
+    first: int = 0
+    """A scorekeeper game's starter (the seat's place): the table rolls off, the screen has none."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -73,6 +77,7 @@ class Setup:
             loaded = [Seat.from_dict(s) for s in d.get("seats", [])]
             seats = loaded or seats
         seed = d.get("seed")
+        first = d.get("first")
         return cls(
             rules=d["rules"] if d.get("rules") in RULESETS else base.rules,
             options=d["options"] if isinstance(d.get("options"), dict) else {},
@@ -80,6 +85,9 @@ class Setup:
             seats=seats,
             seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
             roll_off=d.get("roll_off") is True,
+            dice_from="players" if d.get("dice_from") == "players" else "server",
+            first=first if isinstance(first, int) and not isinstance(first, bool)
+            and 0 <= first < len(seats) else 0,
         )
 
 

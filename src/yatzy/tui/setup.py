@@ -1,5 +1,8 @@
 """The new game screen: the game and its house rules, the language, the players, a seed, a roll-off.
 
+The dice may be rolled by the computer or thrown at a real table (a scorekeeper game: every seat
+is a person who types the dice thrown, the table chooses who starts, there is no seed).
+
 What was chosen last time comes back (the settings file); Enter on Start plays it again.
 """
 
@@ -44,6 +47,10 @@ def levels(rules: str) -> list[str]:
 
 class NewGameScreen(Screen[None]):
     BINDINGS = [Binding("h", "history", show=False)]
+    DEFAULT_CSS = """
+    #dice-from { width: 46; }
+    #first { width: 27; }
+    """
 
     def __init__(self, settings: Settings, lang: str | None = None) -> None:
         super().__init__(id="setup")
@@ -82,6 +89,12 @@ class NewGameScreen(Screen[None]):
                 yield Label(_("Language"), classes="field")
                 yield Select([(LANGUAGE_NAMES[code], code) for code in LANGUAGES], value=s.lang,
                              allow_blank=False, id="lang", compact=True)
+            with Horizontal(classes="row"):
+                yield Label(_("Dice"), classes="field")
+                yield Select([(_("rolled by the computer"), "server"),
+                              (_("thrown at the table (scorekeeper)"), "players")],
+                             value=s.dice_from, allow_blank=False, id="dice-from", compact=True)
+            keeper = s.dice_from == "players"
             yield Static(Text(_("Players"), style="bold"), classes="heading")
             kinds = [(_("person"), "person")]
             kinds += [(_("bot: {level}").format(level=b), b) for b in levels(s.rules)]
@@ -91,25 +104,52 @@ class NewGameScreen(Screen[None]):
                     with Horizontal(classes="player"):
                         yield Input(seat.name, placeholder=_("name"), id=f"name-{i}", classes="name",
                                     compact=True)
-                        kind = seat.level if seat.is_bot and seat.level in codes else "person"
-                        yield Select(kinds, value=kind, allow_blank=False, id=f"kind-{i}", classes="kind",
-                                     compact=True)
+                        if not keeper:  # at a real table every seat is a person
+                            kind = seat.level if seat.is_bot and seat.level in codes else "person"
+                            yield Select(kinds, value=kind, allow_blank=False, id=f"kind-{i}", classes="kind",
+                                         compact=True)
                         yield Button("↑", id=f"up-{i}", classes="small", compact=True)
                         yield Button("↓", id=f"down-{i}", classes="small", compact=True)
                         yield Button("✕", id=f"remove-{i}", classes="small", compact=True)
             yield Button(_("Add a player"), id="add", compact=True)
-            with Horizontal(classes="row"):
-                yield Label(_("Seed"), classes="field")
-                yield Input("" if s.seed is None else str(s.seed), placeholder=_("random dice"),
-                            type="integer", id="seed", compact=True)
-                yield Label(_("the same seed deals the same dice"), classes="help")
-            yield Checkbox(Content(_("Roll-off: each player rolls one die, the highest starts")),
-                           s.roll_off, id="roll-off", compact=True)
+            if keeper:
+                with Horizontal(classes="row"):
+                    yield Label(_("Starts"), classes="field")
+                    yield Select(self.starters(), value=min(s.first, len(s.seats) - 1), allow_blank=False,
+                                 id="first", compact=True)
+                    yield Label(_("the table rolls for it"), classes="help")
+            else:
+                with Horizontal(classes="row"):
+                    yield Label(_("Seed"), classes="field")
+                    yield Input("" if s.seed is None else str(s.seed), placeholder=_("random dice"),
+                                type="integer", id="seed", compact=True)
+                    yield Label(_("the same seed deals the same dice"), classes="help")
+                yield Checkbox(Content(_("Roll-off: each player rolls one die, the highest starts")),
+                               s.roll_off, id="roll-off", compact=True)
             yield Static(id="error")
             yield Button(_("Start"), id="start", variant="primary", compact=True)
             yield Static(Text(_("Tab moves between fields · Enter on Start plays · ctrl+t: low vision · "
                                 "ctrl+c: quit") + " · " + _("h: games played and statistics")),
                          classes="hint")
+
+    def starters(self, names: list[str] | None = None) -> list[tuple[str, int]]:
+        """The choices of who starts a scorekeeper game: each seat by its name (or place)."""
+        names = names or [seat.name for seat in self.setup.seats]
+        return [(name.strip() or _("Player {n}").format(n=i + 1), i) for i, name in enumerate(names)]
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """A renamed player is renamed in the list of who starts."""
+        if not (event.input.id or "").startswith("name-") or self.setup.dice_from != "players":
+            return
+        first = self.query("#first")
+        if first:
+            select = first.first(Select)
+            value = select.value
+            with language(self.lang):
+                select.set_options(self.starters(
+                    [w.value for w in self.query(".name").results(Input)]))
+            select.value = value
+            select.mutate_reactive(Select.value)  # the same starter: show its new name
 
     def action_history(self) -> None:
         self.app.push_screen(HistoryScreen(self.lang))
@@ -160,18 +200,22 @@ class NewGameScreen(Screen[None]):
                         problems.append(str(e))
             s.options = options
             seats = []
-            for i in range(len(s.seats)):
+            for i, old in enumerate(s.seats):
                 name = self.query_one(f"#name-{i}", Input).value.strip()
-                kind = self.query_one(f"#kind-{i}", Select).value
+                kinds = self.query(f"#kind-{i}")  # none in a scorekeeper setup: a bot stays one for later
+                kind = kinds.first(Select).value if kinds else old.level if old.is_bot else "person"
                 if kind == "person":
                     seats.append(Seat(name or _("Player {n}").format(n=i + 1)))
                 else:
                     seats.append(Seat(name or _("{level} bot").format(level=str(kind).capitalize()), "bot",
                                       str(kind)))
             s.seats = seats
-            text = self.query_one("#seed", Input).value.strip()
-            s.seed = int(text) if text.lstrip("-").isdigit() else None
-            s.roll_off = self.query_one("#roll-off", Checkbox).value
+            if s.dice_from == "players":
+                s.first = int(self.query_one("#first", Select).value)  # type: ignore[arg-type]
+            else:
+                text = self.query_one("#seed", Input).value.strip()
+                s.seed = int(text) if text.lstrip("-").isdigit() else None
+                s.roll_off = self.query_one("#roll-off", Checkbox).value
         return problems
 
     async def redraw(self, focus: str | None = None) -> None:
@@ -185,6 +229,10 @@ class NewGameScreen(Screen[None]):
             self.read()
             self.setup.rules, self.setup.options = str(event.value), {}
             await self.redraw("rules")
+        elif event.select.id == "dice-from" and event.value != self.setup.dice_from:
+            self.read()
+            self.setup.dice_from = str(event.value)
+            await self.redraw("dice-from")
         elif event.select.id == "lang" and event.value != self.setup.lang:
             self.read()
             self.setup.lang = str(event.value)
@@ -207,11 +255,14 @@ class NewGameScreen(Screen[None]):
             await self.redraw(f"name-{len(seats) - 1}")
         elif what == "remove" and len(seats) > 1:
             del seats[i]
+            first = self.setup.first  # the starter stays the same person, if still seated
+            self.setup.first = first - 1 if i < first else 0 if i == first else first
             await self.redraw(f"remove-{min(i, len(seats) - 1)}")
         elif what in ("up", "down"):
             j = i - 1 if what == "up" else i + 1
             if 0 <= j < len(seats):
                 seats[i], seats[j] = seats[j], seats[i]
+                self.setup.first = {i: j, j: i}.get(self.setup.first, self.setup.first)
                 await self.redraw(f"{what}-{j}")
 
     def start(self) -> None:
@@ -220,7 +271,11 @@ class NewGameScreen(Screen[None]):
         game: Game | None = None
         with language(self.lang):
             try:
-                game = Game(get_ruleset(s.rules, **s.options), s.seats, s.seed, roll_off=s.roll_off)
+                if s.dice_from == "players":  # people at a table: no bots, no seed, the table's starter
+                    game = Game(get_ruleset(s.rules, **s.options), [Seat(seat.name) for seat in s.seats],
+                                first=min(s.first, len(s.seats) - 1), dice_from="players")
+                else:
+                    game = Game(get_ruleset(s.rules, **s.options), s.seats, s.seed, roll_off=s.roll_off)
             except YatzyError as e:
                 problems.append(str(e))
         if problems or game is None:

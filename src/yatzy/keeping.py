@@ -1,0 +1,63 @@
+"""Scorekeeper games for front ends: the finished rounds a correction may pick, and a round
+written again from the dice and box the players give.
+
+Shared by the terminal app's fix dialog and the line scorekeeper; the engine decides
+(:meth:`Game.roll_reaching` finds the roll, :meth:`Session.amend` checks and records).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action, Roll, Score
+from .game import Game
+
+__all__ = ["Round", "correction", "rounds"]
+
+
+@dataclass(frozen=True)
+class Round:
+    """A finished turn of a game, as a correction picks it."""
+
+    turn: int
+    """Its place among the game's finished turns (what :meth:`Session.amend` takes)."""
+    player: int
+    number: int
+    """The player's round (1 first)."""
+    dice: tuple[int, ...]
+    """The dice when the box was filled."""
+    box: str
+
+
+def rounds(game: Game) -> list[Round]:
+    """Every finished turn, oldest first."""
+    found: list[Round] = []
+    played = [0] * len(game.seats)
+    for t in game.turns():
+        actions = game.log[t.start:t.stop]
+        score = actions[-1]
+        if not isinstance(score, Score):
+            break  # the turn being played
+        played[t.player] += 1
+        last = next(a for a in reversed(actions) if isinstance(a, Roll))
+        dice = tuple(sorted(last.keep + (last.result or ())))
+        found.append(Round(len(found), t.player, played[t.player], dice, score.category))
+    return found
+
+
+def correction(game: Game, turn: int, dice: tuple[int, ...], box: str) -> list[Action]:
+    """Finished turn ``turn`` written again: its throws as they were but the last one, which now
+    shows ``dice``, and ``box`` filled (with the same tiles back in DOZZY when the box stays).
+    Not applied: :meth:`Session.amend` takes it, or refuses it.
+
+    :raises YatzyError: the dice are not a throw of this game (the engine's words).
+    """
+    t = [u for u in game.turns() if isinstance(game.log[u.stop - 1], Score)][turn]
+    old = game.log[t.start:t.stop]
+    last = max(i for i, a in enumerate(old) if isinstance(a, Roll))
+    before = Game.replay(game.ruleset, game.seats, game.seed, [*game.log[:t.start], *old[:last]],
+                         first=game.first, dice_from="players")
+    score = old[-1]
+    assert isinstance(score, Score)
+    returns = score.returns if score.category == box else None
+    return [*old[:last], before.roll_reaching(dice), Score(box, returns)]

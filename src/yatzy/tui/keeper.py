@@ -1,0 +1,375 @@
+"""The scorekeeper: the play screen for dice thrown at a real table.
+
+People throw real dice and type what they threw (``13356`` or ``1 3 3 5 6``); Enter puts them on
+the table (the engine finds the roll that reaches them), Enter on an empty line fills the picked
+box. u takes typed dice back, f corrects a finished round (the engine replays every later turn
+on top of it and records the correction), c is the coach for the dice on the table.
+
+The session alone changes the game: what a box scores, which boxes may be filled and whether a
+correction holds all come from the views, the session and the engine.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..actions import Action
+from ..dice import parse
+from ..errors import YatzyError
+from ..i18n import _, language
+from ..keeping import Round, correction, rounds
+from ..session import Amended, Event, Session
+from ..views import GameView, box_label
+from .coach import CoachPanel
+from .play import PlayScreen
+from .texts import dice_text
+from .widgets import ScoreCard
+
+TYPED = "0123456789 ,"
+"""What the dice line takes; any other key goes to the screen (u, f, c, q ...). A 0 or a 7..9
+is taken so that the engine can say it is no die face."""
+
+
+class DiceEntry(Input):
+    """The line where the dice thrown are typed: digits, spaces and commas only, so letters
+    stay keys of the screen."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and character in TYPED
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.character is not None and event.is_printable and event.character not in TYPED:
+            # not ours: Input's own handler must not run (it would type the letter); the key goes
+            # up to the app, which runs the screen's binding for it
+            event.prevent_default()
+
+
+# ---- the fix dialog -------------------------------------------------------------------------
+
+def round_label(view: GameView, r: Round) -> str:
+    """ "Anna, round 3: 1 3 3 5 6 → 14 Chance 18" (the box's points as the card has them now)."""
+    player = view.players[r.player]
+    b = next(b for b in player.boxes if b.id == r.box)
+    return _("{name}, round {n}: {dice} → {box} {points}").format(
+        name=player.name, n=r.number, dice=dice_text(r.dice), box=box_label(b.number, b.name),
+        points=b.points)
+
+
+def amended_text(view: GameView, r: Round) -> str:
+    """The moves list's line for a correction: the round as it now stands."""
+    return _("Corrected: {round}").format(round=round_label(view, r))
+
+
+class FixScreen(ModalScreen[bool]):
+    """Correct a finished round: pick it (↑ ↓ Enter), type its dice again (Enter), pick its box
+    (↑ ↓ Enter). The session decides; a refusal is shown here and nothing changes. Dismissed
+    with True once a correction is made, False on Esc."""
+
+    DEFAULT_CSS = """
+    #fix-rounds, #fix-boxes { height: auto; max-height: 12; }
+    #fix-dice { margin: 1 0; }
+    #fix-message { height: auto; }
+    """
+
+    BINDINGS = [Binding("escape", "back", show=False)]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(classes="dialog", id="fix")
+        self.session = session
+        self.lang = session.lang
+        self.rounds = rounds(session.game)
+        self.chosen: Round | None = None
+        self.dice: tuple[int, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        view = self.session.view()
+        with language(self.lang):
+            title = _("Fix an earlier round")
+            labels = [round_label(view, r) for r in self.rounds]
+            entry = DiceEntry(placeholder=_("the dice as they lay when the box was filled"), id="fix-dice",
+                              compact=True)
+        with Vertical(classes="box"):
+            yield Static(Text(title, style="bold"), id="fix-title")
+            yield OptionList(*[Option(label, id=str(r.turn)) for label, r in zip(labels, self.rounds,
+                                                                                strict=True)],
+                             id="fix-rounds")
+            yield entry
+            yield OptionList(id="fix-boxes")
+            yield Static(id="fix-message")
+            yield Static(id="fix-hint", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#fix-dice").display = False
+        self.query_one("#fix-boxes").display = False
+        listing = self.query_one("#fix-rounds", OptionList)
+        if self.rounds:
+            listing.highlighted = len(self.rounds) - 1
+        listing.focus()
+        with language(self.lang):
+            self.say("" if self.rounds else _("No round is finished yet: there is nothing to fix."))
+            self.hint(_("↑ ↓ and Enter: the round to fix · Esc: back"))
+
+    def say(self, text: str) -> None:
+        self.query_one("#fix-message", Static).update(Text(text, style="bold"))
+
+    def hint(self, text: str) -> None:
+        self.query_one("#fix-hint", Static).update(Text(text))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_list.id == "fix-rounds":
+            self.choose(self.rounds[event.option_index])
+        else:
+            self.correct(str(event.option.id))
+
+    def choose(self, r: Round) -> None:
+        """A round picked: its dice are typed again next."""
+        self.chosen = r
+        view = self.session.view()
+        with language(self.lang):
+            self.query_one("#fix-title", Static).update(Text(
+                _("Fix: {round}").format(round=round_label(view, r)), style="bold"))
+            self.hint(_("Type the dice as they lay and Enter · Esc: back"))
+        self.query_one("#fix-rounds").display = False
+        entry = self.query_one("#fix-dice", DiceEntry)
+        entry.display = True
+        entry.value = dice_text(r.dice).replace(" ", "")
+        entry.focus()
+        self.say("")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        assert self.chosen is not None
+        with language(self.lang):
+            try:
+                self.dice = parse(event.value)
+                correction(self.session.game, self.chosen.turn, self.dice, self.chosen.box)
+            except YatzyError as e:
+                self.say(str(e))
+                return
+            player = self.session.view().players[self.chosen.player]
+            boxes = self.query_one("#fix-boxes", OptionList)
+            boxes.clear_options()
+            boxes.add_options([Option(box_label(b.number, b.name), id=b.id) for b in player.boxes])
+            self.hint(_("↑ ↓ and Enter: the box these dice filled · Esc: back"))
+        self.query_one("#fix-dice").display = False
+        boxes.display = True
+        boxes.highlighted = next(i for i, b in enumerate(player.boxes) if b.id == self.chosen.box)
+        boxes.focus()
+        self.say("")
+
+    def correct(self, box: str) -> None:
+        assert self.chosen is not None
+        with language(self.lang):
+            try:
+                self.session.amend(self.chosen.turn, correction(self.session.game, self.chosen.turn,
+                                                                self.dice, box))
+            except YatzyError as e:
+                self.say(str(e))
+                return
+        self.dismiss(True)
+
+    def action_back(self) -> None:
+        """One step back; out of the dialog from its first step."""
+        if self.query_one("#fix-boxes").display:
+            self.choose(self.chosen)  # type: ignore[arg-type]
+        elif self.chosen is not None:
+            self.chosen = None
+            self.query_one("#fix-dice").display = False
+            self.query_one("#fix-rounds").display = True
+            self.query_one("#fix-rounds").focus()
+            with language(self.lang):
+                self.query_one("#fix-title", Static).update(Text(_("Fix an earlier round"), style="bold"))
+                self.hint(_("↑ ↓ and Enter: the round to fix · Esc: back"))
+            self.say("")
+        else:
+            self.dismiss(False)
+
+
+class KeeperHelpScreen(ModalScreen[None]):
+    """Every key of the scorekeeper, in the players' language."""
+
+    BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", show=False)]
+
+    def __init__(self, lang: str, dozzy: bool) -> None:
+        super().__init__(classes="dialog")
+        self.lang, self.dozzy = lang, dozzy
+
+    def compose(self) -> ComposeResult:
+        with language(self.lang):
+            rows = [
+                ("13356", _("the dice thrown, then Enter: they go on the table")),
+                ("↑ ↓", _("pick a box that the dice may fill")),
+                (_("Enter"), _("on an empty line: fill the picked box")),
+                ("u", _("undo the dice typed or the last score")),
+                ("f", _("fix an earlier round: its dice and its box")),
+                ("c", _("the coach: what the best move is for the dice on the table")),
+            ]
+            if self.dozzy:
+                rows.append(("b", _("bring tiles back before the first throw (4 or more out)")))
+            rows += [
+                ("ctrl+s", _("save the game to a file (yatzy play --load FILE goes on)")),
+                ("ctrl+t", _("low vision: black on yellow (remembered)")),
+                ("?", _("this help")),
+                ("q, ctrl+c", _("quit; an unfinished game is kept and offered next time")),
+            ]
+            text = Text()
+            text.append(_("Keys of the scorekeeper") + "\n\n", style="bold")
+            width = max(len(k) for k, _w in rows)
+            for key, what in rows:
+                text.append(f" {key:<{width}} ", style="bold reverse")
+                text.append(f"  {what}\n")
+            text.append("\n" + _("Esc closes this help."))
+        with Vertical(classes="box"):
+            yield Static(text, id="help-text")
+
+
+# ---- the play screen of a scorekeeper game ------------------------------------------------------
+
+class KeeperScreen(PlayScreen):
+    """The play screen of a game whose dice are thrown at the table: a dice line instead of dice
+    buttons and the roll key; f fixes an earlier round."""
+
+    DEFAULT_CSS = """
+    #keeper { height: auto; }
+    #keeper-table { height: 1; }
+    #keeper-entry { margin-top: 1; max-width: 40; }
+    #keeper-message { height: 2; }
+    """
+
+    BINDINGS = [
+        Binding("f", "fix", show=False),
+        Binding("up", "step(-1)", show=False),
+        Binding("down", "step(1)", show=False),
+    ]
+
+    def dice_area(self) -> ComposeResult:
+        with Vertical(id="keeper"):
+            yield Static(id="keeper-table")
+            yield DiceEntry(id="keeper-entry", compact=True)
+            yield Static(id="keeper-message")
+
+    def on_mount(self) -> None:
+        # the play screen's own on_mount runs after this one and focuses the card: the dice line next
+        self.call_after_refresh(self.query_one(DiceEntry).focus)
+
+    # ---- drawing ---------------------------------------------------------------------------
+    def _draw(self, view: GameView) -> None:
+        super()._draw(view)
+        if view.over:
+            table = _("The game is over.")
+        elif view.dice is None:
+            table = _("No dice on the table yet.")
+        else:
+            table = _("On the table: {dice}").format(dice=dice_text(view.dice))
+        self.put("#keeper-table", Text(table, style="bold"))
+        entry = self.query_one(DiceEntry)
+        entry.disabled = view.over
+        entry.placeholder = _("type the dice thrown, e.g. {example}").format(
+            example="".join(str(n) for n in (1, 3, 3, 5, 6, 6, 2)[:self.game.ruleset.dice]))
+
+    def hint(self, view: GameView, person: bool) -> str:
+        if view.over:
+            return _("n: a new game · q: quit · f: fix a round")
+        if view.dice is None:
+            if view.may_restore:
+                return _("Type the dice thrown and Enter · b brings tiles back first")
+            return _("Throw, type the dice and Enter")
+        if view.rolls_left + view.saved_rolls:
+            return _("Type the next throw, or ↑ ↓ Enter fill a box")
+        return _("No throws left: ↑ ↓ Enter fill a box")
+
+    def keys(self, view: GameView, person: bool) -> list[tuple[str, str]]:
+        if view.over:
+            return [("n", _("new game")), ("f", _("fix")), ("?", _("help")), ("q", _("quit"))]
+        keys = [("?", _("help")), ("↑↓ ⏎", _("fill")), ("u", _("undo")), ("f", _("fix")), ("c", _("coach"))]
+        return keys + [("ctrl+s", _("save")), ("q", _("quit"))]
+
+    def message(self, text: str) -> None:
+        """Say what went wrong under the dice line (nothing changed); the line typed is selected,
+        so the next key types it anew."""
+        self.put("#keeper-message", Text(text, style="bold"))
+        if text:
+            self.query_one(DiceEntry).select_all()
+
+    def heard(self, e: Event) -> None:
+        super().heard(e)
+        if isinstance(e, Amended):
+            view = self.session.view()
+            with language(self.lang):
+                self.moves.append(amended_text(view, rounds(self.game)[e.turn]))
+
+    # ---- what the players do ---------------------------------------------------------------
+    def act(self, action: Action) -> None:
+        try:
+            self.session.act(action)
+        except YatzyError as e:
+            self.message(str(e))
+            return
+        self.message("")
+        self.after_change()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Typed dice go on the table; an empty line fills the picked box."""
+        event.stop()
+        if event.input.id != "keeper-entry" or self.game.is_over:
+            return
+        text = event.value.strip()
+        if not text:
+            box = self.query_one(ScoreCard).picked
+            if box is not None:
+                self.fill(box)
+            return
+        with language(self.lang):
+            try:
+                roll = self.game.roll_reaching(parse(text))
+            except YatzyError as e:
+                self.message(str(e))
+                return
+        before = len(self.game.log)
+        self.act(roll)
+        if len(self.game.log) > before:
+            event.input.clear()
+
+    def action_roll(self) -> None:
+        self.query_one(DiceEntry).focus()  # no roll key: the dice are typed
+
+    def action_hold(self, index: int) -> None:
+        """A digit while the card has the focus: the start of a throw typed."""
+        entry = self.query_one(DiceEntry)
+        entry.focus()
+        entry.insert_text_at_cursor(str(index + 1))
+
+    def action_step(self, by: int) -> None:
+        card = self.query_one(ScoreCard)
+        card.action_cursor_up() if by < 0 else card.action_cursor_down()
+
+    def action_undo(self) -> None:
+        self.forget_coach()
+        super().action_undo()
+        self.message("")
+
+    def action_fix(self) -> None:
+        def fixed(done: bool | None) -> None:
+            if done:
+                self.forget_coach()
+                self.message("")
+                self.after_change()
+            self.query_one(DiceEntry).focus()
+
+        self.app.push_screen(FixScreen(self.session), fixed)
+
+    def forget_coach(self) -> None:
+        """The same number of moves may now be other dice (undone and typed again, or fixed)."""
+        coach = self.query_one(CoachPanel)
+        coach.version = coach.wanted = None
+
+    def action_help(self) -> None:
+        self.app.push_screen(KeeperHelpScreen(self.lang, self.game.ruleset.uses_board))
