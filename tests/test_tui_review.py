@@ -11,19 +11,21 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
+import threading
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, ProgressBar
 
 from yatzy.analysis import AnalysisError, Decision, analyse, check_analysable
 from yatzy.bots import make_bot, run
 from yatzy.game import Game, Roll
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
+from yatzy.solver.solve import solve
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.end import EndScreen
 from yatzy.tui.review import ReviewScreen, lost_text, points
@@ -48,12 +50,13 @@ def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path / "data"))
 
 
-def played(rules: str = "kids", seed: int = 5) -> Game:
-    """A whole game: Ann (a person's seat) plays at random, Bo is a bot (greedy; in DOZZY its bot)."""
-    rs = get_ruleset(rules)
-    game = Game(rs, [Seat("Ann"), Seat.bot("dozzy" if rs.uses_board else "greedy", "Bo")], seed=seed)
-    second = make_bot("dozzy", rs) if rs.uses_board else make_bot("greedy", rs)
-    return run(game, [make_bot("random", rs, seed=seed), second])
+def played(rules: str = "kids", seed: int = 5, others: tuple[str, ...] = ("Bo",), **options: Any) -> Game:
+    """A whole game: Ann (a person's seat) plays at random, the others are bots (greedy; in DOZZY
+    its bot)."""
+    rs = get_ruleset(rules, **options)
+    level = "dozzy" if rs.uses_board else "greedy"
+    game = Game(rs, [Seat("Ann"), *(Seat.bot(level, name) for name in others)], seed=seed)
+    return run(game, [make_bot("random", rs, seed=seed), *(make_bot(level, rs) for _ in others)])
 
 
 async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
@@ -148,6 +151,37 @@ async def test_a_decision_chosen_in_the_table_shows_its_step_and_verdict() -> No
         assert table.has_focus and table.cursor_row == decisions.index(worst.index)
 
 
+@pilot_test
+async def test_the_table_is_built_with_a_progress_bar_while_the_replay_works(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ruleset whose table is not at hand yet: the bar shows the build, the replay steps
+    meanwhile, and the analysis follows once the table is there (a stand-in build waits here)."""
+    release = threading.Event()
+
+    def slow_solve(ruleset: Any, *, progress: Callable[[int, int], None] | None = None) -> Any:
+        assert progress is not None
+        progress(1, 4)
+        release.wait(10)
+        return solve(ruleset)
+
+    monkeypatch.setattr("yatzy.tui.coach.solve", slow_solve)
+    game = played("kids", bonus_threshold=42)  # a table of its own, built on opening the review
+    app = YatzyApp(game, pace=0)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_review(pilot, analysed=False)
+        bar = screen.query_one("#review-bar", ProgressBar)
+        await until(pilot, lambda: bar.progress == 1)
+        assert bar.total == 4 and screen.query_one("#review-progress").display
+        assert "Building the" in shown(screen, "#review-summary")
+        await pilot.press("tab", "right", "right")
+        assert screen.step == 2 and "on its way" in shown(screen, "#review-verdict")
+        release.set()
+        await until(pilot, lambda: screen.analysis is not None)
+        await pilot.pause()
+        assert not screen.query_one("#review-progress").display
+        assert screen.analysis == analyse(game)
+
+
 # ---- the replay ----------------------------------------------------------------------------
 
 @pilot_test
@@ -236,6 +270,12 @@ def test_review_replay_snapshot_low_vision(snap_compare: Compare) -> None:
     """A score that lost points, its box picked on the cards; black on yellow."""
     assert snap_compare(YatzyApp(yatzy_game(), pace=0), terminal_size=SMALL,
                         run_before=after("down", "down", "down", "enter", low_vision=True))
+
+
+def test_review_replay_snapshot_four_players(snap_compare: Compare) -> None:
+    """Four cards leave no room beside them at 80 x 24: the dice and the verdict go above."""
+    game = played("yatzy", seed=5, others=("Bo", "Cy", "Di"))
+    assert snap_compare(YatzyApp(game, pace=0), terminal_size=SMALL, run_before=after("down", "enter"))
 
 
 def test_review_dozzy_snapshot(snap_compare: Compare) -> None:
