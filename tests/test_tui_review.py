@@ -182,6 +182,26 @@ async def test_the_table_is_built_with_a_progress_bar_while_the_replay_works(
         assert screen.analysis == analyse(game)
 
 
+@pilot_test
+async def test_leaving_while_the_table_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Esc while the table is built: back at the standings at once, and nothing breaks later."""
+    release = threading.Event()
+
+    def slow_solve(ruleset: Any, *, progress: Callable[[int, int], None] | None = None) -> Any:
+        release.wait(10)
+        return solve(ruleset)
+
+    monkeypatch.setattr("yatzy.tui.coach.solve", slow_solve)
+    app = YatzyApp(played("kids", bonus_threshold=41), pace=0)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_review(pilot, analysed=False)
+        await pilot.press("escape")
+        assert isinstance(app.screen, EndScreen)
+        release.set()
+        await pilot.pause(0.3)
+        assert screen.analysis is None and isinstance(app.screen, EndScreen)
+
+
 # ---- the replay ----------------------------------------------------------------------------
 
 @pilot_test
@@ -209,6 +229,23 @@ async def test_stepping_through_the_log_shows_each_roll_and_the_cards_of_that_mo
         assert screen.step == len(game.log)
         await pilot.press("home", "n")
         assert screen.step == 1 and dice_shown(screen) == tuple(sorted(game.log[0].result or ()))  # type: ignore[union-attr]
+
+
+@pilot_test
+async def test_an_unfinished_game_is_reviewed_up_to_where_it_was_left() -> None:
+    whole = played()
+    part = Game.from_dict({**whole.to_dict(), "log": whole.to_dict()["log"][:20]})
+    app = YatzyApp(whole, pace=0)  # the history opens a stored game the same way
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EndScreen))
+        app.push_screen(ReviewScreen(part, "en"))
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await until(pilot, lambda: screen.analysis is not None)
+        assert screen.analysis == analyse(part)
+        await pilot.press("end")
+        assert screen.step == 20 and "unfinished" in shown(screen, "#review-verdict")
 
 
 @pilot_test

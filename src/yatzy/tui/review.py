@@ -191,6 +191,8 @@ class ReviewScreen(Screen[None]):
         self.app.call_from_thread(self.analysed, result)
 
     def show_progress(self, done: int, total: int) -> None:
+        if not self.is_attached:
+            return  # the screen was left meanwhile
         self.query_one("#review-bar", ProgressBar).update(total=total, progress=done)
         with language(self.lang):
             self.query_one("#review-summary", Static).update(Text(
@@ -199,12 +201,16 @@ class ReviewScreen(Screen[None]):
 
     def analysed(self, analysis: Analysis) -> None:
         self.analysis = analysis
+        if not self.is_attached:
+            return
         self.decisions = {d.index: d for s in analysis.seats for d in s.decisions}
         self.fill()
         self.show_step()
 
     def failed(self, message: str) -> None:
         self.problem = message
+        if not self.is_attached:
+            return
         self.fill()
         self.show_step()
 
@@ -370,7 +376,8 @@ class ReviewScreen(Screen[None]):
         """The move played at this step and what the coach thought of it."""
         text = Text()
         if action is None:
-            text.append(_("The game is over.") if not view.over else winners_text(view), style="bold")
+            text.append(winners_text(view) if view.over else _("The game was left here, unfinished."),
+                        style="bold")
             return text
         text.append(_("Played: {move}").format(move=action.describe()))
         decision = self.decisions.get(self.step)
