@@ -26,10 +26,10 @@ from yatzy.bots import make_bot, run
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
-from yatzy.storage import Database, list_games, player_stats, record_game, score_histogram
+from yatzy.storage import Database, list_games, load_game, player_stats, record_game, score_histogram
 from yatzy.tui.app import YatzyApp
-from yatzy.tui.history import GameCardsScreen, HistoryScreen
-from yatzy.tui.widgets import ScoreCard
+from yatzy.tui.history import HistoryScreen
+from yatzy.tui.review import ReviewScreen
 
 SIZE = (80, 24)
 T0 = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
@@ -91,6 +91,15 @@ def shown(widget: Static) -> list[str]:
     return [line.rstrip() for line in console.export_text().splitlines()]
 
 
+async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
+    """Let the app work until ``ready()`` (a screen open, a worker done)."""
+    for _ in range(1000):
+        if ready():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the app never got there")
+
+
 async def open_history(pilot: Pilot[Any]) -> HistoryScreen:
     await pilot.pause()
     await pilot.press("h")
@@ -103,6 +112,14 @@ async def open_history(pilot: Pilot[Any]) -> HistoryScreen:
 async def choose(pilot: Pilot[Any], select: str, value: str) -> None:
     pilot.app.screen.query_one(f"#{select}", Select).value = value
     await pilot.pause()
+
+
+def stats_line(s: Any) -> list[str]:
+    """A player's row of statistics as shown (Kids' Yatzy has no Yatzy box, so no Yatzy rate)."""
+    lost = "–" if s.mean_points_lost is None else f"{s.mean_points_lost:.1f}"
+    yatzy = [] if s.ruleset == "kids" else [f"{s.yatzy_rate:.0%}"]
+    return [*s.name.split(), str(s.games), str(s.wins), f"{s.mean:.1f}", str(s.best), f"{s.bonus_rate:.0%}",
+            *yatzy, lost]
 
 
 # ---- the list ---------------------------------------------------------------------------------
@@ -139,21 +156,30 @@ async def test_h_on_the_new_game_screen_lists_finished_games_newest_first(db: Da
 
 
 @pilot_test
-async def test_enter_on_a_game_shows_its_final_cards(db: Database) -> None:
+async def test_enter_on_a_game_opens_its_review(db: Database) -> None:
     app = YatzyApp(pace=0)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_history(pilot)
-        await pilot.press("down", "enter")
-        await pilot.pause()
-        cards = app.screen
-        assert isinstance(cards, GameCardsScreen)
-        game_id = list_games(db, finished=True)[1].id
-        assert f"game {game_id}" in str(cards.query_one("#history-cards-title", Static).content)
-        card = cards.query_one(ScoreCard)
-        totals = [str(c) for c in card.get_row("total")]
-        assert totals[1:3] == [str(t) for t in cards.game.totals()]
+        await choose(pilot, "history-rules", "kids")  # the solver's table of Kids' Yatzy is quick
+        screen.query_one("#history-list", DataTable).focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        (kids,) = list_games(db, ruleset="kids")
+        assert review.game.to_dict() == load_game(db, kids.id).to_dict() and review.lang == "en"
+        assert player_stats(db, "kids")[0].mean_points_lost is None
+        await until(pilot, lambda: review.analysis is not None)
         await pilot.press("escape")
+        await pilot.pause()
         assert app.screen is screen
+        # the points lost the review found are kept, and the statistics show them
+        analysed = player_stats(db, "kids")
+        assert all(s.analysed == 1 and s.mean_points_lost is not None for s in analysed)
+        await pilot.press("2")
+        lines = shown(screen.query_one("#history-stats-text", Static))
+        rows = [line.split() for line in lines if any(line.startswith(s.name + " ") for s in analysed)]
+        assert rows == [stats_line(s) for s in analysed] and rows[0][-1] != "–"
 
 
 @pilot_test
@@ -169,12 +195,6 @@ async def test_an_empty_history_says_where_games_come_from() -> None:
 
 
 # ---- statistics and the histogram ------------------------------------------------------------------
-
-def stats_line(s: Any) -> list[str]:
-    lost = "–" if s.mean_points_lost is None else f"{s.mean_points_lost:.1f}"
-    return [*s.name.split(), str(s.games), str(s.wins), f"{s.mean:.1f}", str(s.best), f"{s.bonus_rate:.0%}",
-            f"{s.yatzy_rate:.0%}", lost]
-
 
 @pilot_test
 async def test_statistics_are_the_storage_layers(db: Database) -> None:

@@ -5,7 +5,8 @@ the default database (the data folder, as ``yatzy history`` does), ``HistoryScre
 database)`` reads the one given. Everything shown comes from the storage layer's summaries
 and statistics (:mod:`yatzy.storage`); nothing here counts a score.
 
-Keys: 1 2 3 show the games, the statistics, the histogram; Enter on a game looks at it;
+Keys: 1 2 3 show the games, the statistics, the histogram; Enter on a game opens its review
+(:class:`~yatzy.tui.review.ReviewScreen`: what each decision cost, the game replayed);
 Tab reaches the filters (game and player); Esc or q goes back.
 """
 
@@ -21,12 +22,11 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
 from textual.widgets import DataTable, Label, Select, Static, TabbedContent, TabPane
 
 from ..errors import YatzyError
-from ..game import Game
 from ..i18n import _, language, ngettext, pgettext
 from ..names import category_name
 from ..registry import RULESETS, find_variant, get_ruleset
@@ -41,9 +41,11 @@ from ..storage import (
     player_stats,
     records,
     score_histogram,
+    store_analysis,
 )
-from ..views import and_list, game_view
-from .widgets import KeyBar, ScoreCard
+from ..views import and_list
+from .review import ReviewScreen
+from .widgets import KeyBar
 
 ALL = ""
 """The filters' value for "every game type" and "every player"."""
@@ -65,9 +67,9 @@ def ruleset_title(name: str) -> str:
     return _(find_variant(name).title)
 
 
-def when(moment: datetime | None, time: bool = True) -> str:
-    """A stored moment in local time: its day, and the time to the minute."""
-    return "" if moment is None else moment.astimezone().strftime("%Y-%m-%d %H:%M" if time else "%Y-%m-%d")
+def day(moment: datetime | None) -> str:
+    """The day of a stored moment, in local time."""
+    return "" if moment is None else moment.astimezone().strftime("%Y-%m-%d")
 
 
 def yatzy_box(ruleset: str) -> str | None:
@@ -124,30 +126,6 @@ class Bars:
             line.append(bar, style="bold")
             line.append(f" {n}")
             yield line
-
-
-class GameCardsScreen(ModalScreen[None]):
-    """A finished game's cards, as they stood at the end (until the review screen comes)."""
-
-    BINDINGS = [Binding("escape,q", "dismiss", show=False)]
-
-    def __init__(self, game: Game, lang: str, heading: str) -> None:
-        super().__init__(classes="dialog", id="history-cards")
-        self.game, self.lang, self.heading = game, lang, heading
-
-    def compose(self) -> ComposeResult:
-        with language(self.lang):
-            hint = _("Esc: back to the list")
-        with Vertical(classes="box"):
-            yield Static(Text(self.heading, style="bold"), id="history-cards-title")
-            yield ScoreCard()
-            yield Static(Text(hint), classes="hint")
-
-    def on_mount(self) -> None:
-        card = self.query_one(ScoreCard)
-        with language(self.lang):
-            card.show(game_view(self.game, lang=self.lang))
-        card.focus()
 
 
 class HistoryScreen(Screen[None]):
@@ -293,7 +271,7 @@ class HistoryScreen(Screen[None]):
         table.add_column(Text(_("players and totals"), style="bold"), key="players")
         for g in self.games:
             seats = " · ".join(f"{s.name} {s.total}" for s in g.seats)
-            cells: list[Text] = [Text(when(g.finished_at, time=False))]
+            cells: list[Text] = [Text(day(g.finished_at))]
             if show_rules:
                 cells.append(Text(ruleset_title(g.ruleset), no_wrap=True, overflow="ellipsis"))
             cells += [Text(and_list(list(g.winners))), Text(seats)]
@@ -352,19 +330,25 @@ class HistoryScreen(Screen[None]):
             self.look_at(int(key))
 
     def look_at(self, game_id: int) -> None:
-        """Open a finished game: its final cards."""
-        summary = next((g for g in self.games if g.id == game_id), None)
+        """Open a finished game in the review: what each decision cost, and the replay."""
         with language(self.lang):
             try:
                 game = load_game(self.db(), game_id)
             except YatzyError as e:
                 self.notify(str(e), severity="error")
                 return
-            heading = " · ".join(part for part in (
-                _("game {id}").format(id=game_id), ruleset_title(game.ruleset.name),
-                when(summary.finished_at) if summary else "") if part)
-        # TODO: ReviewScreen(game, self.lang) from yatzy.tui.review, once it exists
-        self.app.push_screen(GameCardsScreen(game, self.lang, heading))
+        review = ReviewScreen(game, self.lang)
+        self.app.push_screen(review, lambda _closed: self.keep_analysis(game_id, review))
+
+    def keep_analysis(self, game_id: int, review: ReviewScreen) -> None:
+        """Store the points lost that the review found (the statistics show them), and read again."""
+        with language(self.lang):
+            if review.analysis is not None:
+                try:
+                    store_analysis(self.db(), game_id, review.analysis)
+                except YatzyError as e:
+                    self.notify(str(e), severity="warning")
+            self.fill()
 
     def action_back(self) -> None:
         self.dismiss(None)
@@ -405,5 +389,5 @@ def records_table(best: Sequence[Record], players: Iterable[Who]) -> Table:
     t.add_column(_("finished"))
     for n, r in enumerate(best, 1):
         t.add_row(str(n), str(r.total), who(r.name, r.kind, r.level, players),
-                  when(r.finished_at, time=False))
+                  day(r.finished_at))
     return t
