@@ -138,6 +138,7 @@ class FixScreen(ModalScreen[bool]):
                 _("Fix: {round}").format(round=round_label(view, r)), style="bold"))
             self.hint(_("Type the dice as they lay and Enter · Esc: back"))
         self.query_one("#fix-rounds").display = False
+        self.query_one("#fix-boxes").display = False
         entry = self.query_one("#fix-dice", DiceEntry)
         entry.display = True
         entry.value = dice_text(r.dice).replace(" ", "")

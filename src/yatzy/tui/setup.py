@@ -149,7 +149,7 @@ class NewGameScreen(Screen[None]):
                 select.set_options(self.starters(
                     [w.value for w in self.query(".name").results(Input)]))
             select.value = value
-            select.mutate_reactive(Select.value)  # the same starter: show its new name
+            select.mutate_reactive(Select.value)  # type: ignore[misc]  # the same starter, its new name
 
     def action_history(self) -> None:
         self.app.push_screen(HistoryScreen(self.lang))
