@@ -123,7 +123,7 @@ class ReviewScreen(Screen[None]):
             yield Static(id="title")
             with ContentSwitcher(initial=LIST, id="review-views"):
                 with Vertical(id=LIST):
-                    yield Tabs(*(Tab(s.name, id=f"seat-{i}") for i, s in enumerate(self.game.seats)),
+                    yield Tabs(*(Tab(Text(s.name), id=f"seat-{i}") for i, s in enumerate(self.game.seats)),
                                active=f"seat-{self.seat}", id="review-seats")
                     yield Static(id="review-summary")
                     with Vertical(id="review-progress"):
