@@ -81,7 +81,7 @@ def test_only_the_chosen_seats_and_an_unfinished_game(coach: Coach) -> None:
 def test_dozzy_and_a_coach_of_another_ruleset_are_refused(coach: Coach) -> None:
     rs = get_ruleset("dozzy")
     game = run(Game(rs, ["Ann"], seed=1), [make_bot("dozzy", rs)])
-    with pytest.raises(AnalysisError, match="dozzy games cannot be analysed"):
+    with pytest.raises(AnalysisError, match=r"DOZZY \(Yatzy on the DOZEN12 board\) games cannot be analysed"):
         analyse(game)
     yatzy_game = Game("yatzy", ["Ann"], seed=1)
     yatzy_game.roll()

@@ -102,7 +102,7 @@ def check_analysable(game: Game) -> None:
     if game.ruleset.uses_board:
         raise AnalysisError(
             _("{rules} games cannot be analysed: the exact solver does not handle the shared tile "
-              "board").format(rules=game.ruleset.name))
+              "board").format(rules=_(game.ruleset.title)))
 
 
 def analyse(game: Game, seats: Iterable[int] | None = None, *, coach: Coach | None = None) -> Analysis:
