@@ -128,14 +128,12 @@ def my_turn(page: Page) -> bool:
 
 def play_turn(page: Page, *, keyboard: bool = False) -> None:
     """Roll once (holding nothing), then score the box worth most."""
-    version = page.evaluate("document.querySelector('#announce').textContent")
     if page.locator("button.score").count() == 0:
         if keyboard:
             page.keyboard.press("r")
         else:
             page.click("#roll")
         page.wait_for_selector("button.score")
-    del version
     buttons = page.locator("button.score")
     points = [int(b.inner_text().lstrip("+")) for b in buttons.all()]
     best = points.index(max(points))
@@ -277,6 +275,18 @@ def test_high_contrast_finnish_on_a_phone_and_screenshots(new_page: Any) -> None
         .filter(e => e.offsetParent)
         .map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })""")
     assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
+
+
+def test_hot_seat_two_people_in_one_browser(new_page: Any) -> None:
+    page = new_page()
+    create_room(page, [("person", "Ann"), ("person", "Bo")], hot_seat=True)
+    expect(page.locator("#turn")).to_have_text("Ann's turn (in this browser)")
+    play_turn(page)
+    expect(page.locator("#turn")).to_have_text("Bo's turn (in this browser)")
+    play_turn(page)
+    expect(page.locator("#turn")).to_have_text("Ann's turn (in this browser)")
+    expect(page.locator(".moves li")).to_have_count(6)  # each turn: a roll, a score, the turn passed
+    expect(page.locator(".moves li").nth(3)).to_contain_text("Bo rolls")
 
 
 def test_the_fair_dice_check_in_the_page_fails_on_a_tampered_roll(new_page: Any, base_url: str) -> None:

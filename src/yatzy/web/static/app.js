@@ -391,6 +391,10 @@ class GameScreen {
       this.check = verifyRevealText(text);
       this.renderFair();
       announce(this.check.ok ? t("fair_ok", { n: this.check.rolls }) : t("fair_failed"));
+    } else if (m.type === "coach") {
+      this.advice = m;
+      this.renderCoach();
+      if (m.status !== "preparing" && m.options?.length) announce(`${t("coach")}: ${m.options[0].description}`);
     } else if (m.type === "error") {
       if (m.code === "unauthorized" || m.code === "unknown_room") {
         this.closed = true;
@@ -418,7 +422,7 @@ class GameScreen {
     for (const e of events) {
       const line = this.describe(e, view);
       if (!line) continue;
-      this.log.push(line);
+      if (!this.log.some((x) => x.seq === e.seq)) this.log.push(e);
       if (before !== null && e.version > before) lines.push(line);
     }
     if (this.log.length > 300) this.log = this.log.slice(-300);
@@ -501,6 +505,8 @@ class GameScreen {
       roll: h("button", { type: "button", id: "roll", class: "primary roll", "data-key": "roll",
         "aria-keyshortcuts": "R", onclick: () => this.roll() }),
       choice: h("div", { id: "choice", class: "choice" }),
+      coachButton: h("button", { type: "button", id: "ask-coach", hidden: true, onclick: () => this.askCoach() }),
+      coach: h("section", { id: "coach", class: "coach", hidden: true, "aria-labelledby": "coach-h" }),
       board: h("div", { id: "board", class: "board" }),
       card: h("div", { class: "card-wrap", tabindex: "0", role: "region", "aria-labelledby": "card-caption" }),
       standings: h("section", { id: "standings", class: "card standings", hidden: true, "aria-labelledby": "standings-h" }),
@@ -515,7 +521,7 @@ class GameScreen {
         e.heading, e.conn, e.meta, e.standings,
         h("section", { class: "table-top", "aria-labelledby": "dice-h" },
           h("h2", { id: "dice-h", class: "sr-only" }, t("dice")),
-          e.dice, h("div", { class: "actions" }, e.roll), e.choice, e.board,
+          e.dice, h("div", { class: "actions" }, e.roll, e.coachButton), e.choice, e.coach, e.board,
           h("p", { class: "hint", id: "keys-hint" }, t("keys_hint"))),
         e.card),
       h("div", { class: "aside" }, e.invite, e.presence, e.fair, e.log)));
@@ -536,6 +542,7 @@ class GameScreen {
     this.renderBoard();
     this.renderCard();
     this.renderStandings();
+    this.renderCoach();
     this.renderLog();
     this.renderPresence();
     this.renderFair();
@@ -726,6 +733,60 @@ class GameScreen {
     }
   }
 
+  askCoach() {
+    this.advice = { status: "asking", version: this.view.version };
+    this.renderCoach();
+    this.send({ type: "coach", id: `coach-${Date.now().toString(36)}` });
+  }
+
+  renderCoach() {
+    const v = this.view;
+    const button = this.el.coachButton;
+    const offered = this.welcome?.coach && v && !v.over && v.dice && v.legal_actions.length > 0;
+    button.hidden = !offered;
+    button.textContent = t("ask_coach");
+    const box = this.el.coach;
+    const a = this.advice;
+    if (!a || !v || a.version !== v.version) { box.hidden = true; fill(box); return; }
+    box.hidden = false;
+    const parts = [h("h2", { id: "coach-h", class: "small-h" }, t("coach"))];
+    if (a.status === "asking") parts.push(h("p", {}, t("coach_asking")));
+    else if (a.status === "preparing") {
+      parts.push(h("p", {}, t("coach_preparing", { percent: Math.round((a.progress || 0) * 100) })));
+    } else {
+      if (a.note) parts.push(h("p", {}, a.note));
+      parts.push(h("ol", {}, (a.options || []).slice(0, 3).map((o) => h("li", {}, o.description,
+        o.regret ? ` (${t("coach_regret", { points: o.regret.toFixed(1) })})` : ""))));
+    }
+    fill(box, ...parts);
+  }
+
+  // the analysis after the game (GET /api/rooms/{code}/analysis), asked for on demand
+  analysisPart() {
+    const a = this.analysis;
+    if (!a) return h("button", { type: "button", id: "analyse", onclick: () => this.analyse() }, t("analyse"));
+    if (a.error) return h("p", {}, a.error);
+    if (a.status !== "ready") return h("p", {}, t("analysis_preparing", { percent: Math.round((a.progress || 0) * 100) }));
+    return h("section", { "aria-labelledby": "analysis-h" }, h("h3", { id: "analysis-h" }, t("analysis")),
+      a.seats.map((s) => h("div", {}, h("p", {}, t("points_lost", { name: s.name, points: s.total_lost.toFixed(1) })),
+        s.costliest.length ? h("ul", {}, s.costliest.map((d) => h("li", {},
+          t("costly", { turn: d.turn, played: d.played_words, best: d.best_words, points: d.points_lost.toFixed(1) })))) : null)));
+  }
+
+  async analyse() {
+    this.analysis = { status: "preparing", progress: 0 };
+    this.renderStandings();
+    try {
+      const a = await api("GET", `/api/rooms/${this.code}/analysis`);
+      this.analysis = a;
+      if (a.status === "preparing" && !this.closed) setTimeout(() => this.analyse(), 2000);
+    } catch (e) {
+      this.analysis = { error: e.message };
+    }
+    this.renderStandings();
+    if (this.analysis.status === "ready") announce(t("analysis_ready"));
+  }
+
   renderStandings() {
     const v = this.view;
     const s = this.el.standings;
@@ -736,6 +797,7 @@ class GameScreen {
       h("ol", { class: "plain" }, v.outcome.standings.map((st) =>
         h("li", { class: st.rank === 1 ? "winner" : null }, t("standing", { rank: st.rank, name: st.name, total: st.total })))),
       h("p", {}, t(winners.length > 1 ? "winners" : "winner", { names: winners.join(", ") })),
+      this.analysisPart(),
       h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); go("/"); } }, t("new_game"))));
   }
 
@@ -743,7 +805,7 @@ class GameScreen {
     const el = this.el.log;
     fill(el, h("h2", { id: "log-h" }, t("moves")),
       this.log.length ? h("ol", { class: "moves", tabindex: "0", "aria-labelledby": "log-h" },
-        this.log.slice(-60).map((line) => h("li", {}, line))) : h("p", {}, t("no_moves")));
+        this.log.slice(-60).map((e) => h("li", {}, this.describe(e, this.view)))) : h("p", {}, t("no_moves")));
     const list = el.querySelector("ol");
     if (list) list.scrollTop = list.scrollHeight;
   }
