@@ -519,7 +519,7 @@ class GameScreen {
     fill(main, h("div", { class: "game" },
       h("div", { class: "play" },
         e.heading, e.conn, e.meta, e.standings,
-        h("section", { class: "table-top", "aria-labelledby": "dice-h" },
+        e.tableTop = h("section", { class: "table-top", "aria-labelledby": "dice-h" },
           h("h2", { id: "dice-h", class: "sr-only" }, t("dice")),
           e.dice, h("div", { class: "actions" }, e.roll, e.coachButton), e.choice, e.coach, e.board,
           h("p", { class: "hint", id: "keys-hint" }, t("keys_hint"))),
@@ -537,6 +537,8 @@ class GameScreen {
     const bits = [t("round", { round: Math.min(v.round, v.rounds), rounds: v.rounds }), v.title];
     if (this.cred.role === "spectator") bits.push(t("watching"));
     this.el.meta.textContent = bits.join(" · ");
+    this.el.tableTop.hidden = v.over;
+    if (!this.invitePlaced) { this.invitePlaced = true; this.el.invite.open = v.version === 0 && !v.over; }
     this.renderDice();
     this.renderChoice();
     this.renderBoard();
@@ -804,7 +806,8 @@ class GameScreen {
   renderLog() {
     const el = this.el.log;
     fill(el, h("h2", { id: "log-h" }, t("moves")),
-      this.log.length ? h("ol", { class: "moves", tabindex: "0", "aria-labelledby": "log-h" },
+      this.log.length ? h("ol", { class: "moves", tabindex: "0", "aria-labelledby": "log-h",
+        start: String(Math.max(1, this.log.length - 59)) },
         this.log.slice(-60).map((e) => h("li", {}, this.describe(e, this.view)))) : h("p", {}, t("no_moves")));
     const list = el.querySelector("ol");
     if (list) list.scrollTop = list.scrollHeight;
