@@ -18,6 +18,10 @@ from yatzy.web.protocol import (
     SERVER_MESSAGES,
     Ack,
     Act,
+    Amend,
+    CoachAdvice,
+    CoachOption,
+    CoachRequest,
     Error,
     Events,
     HandToBot,
@@ -29,6 +33,7 @@ from yatzy.web.protocol import (
     Reveal,
     SeatPresence,
     State,
+    Undo,
     Welcome,
     client_adapter,
     parse_client,
@@ -77,6 +82,8 @@ def _server_messages() -> list[object]:
                  spectators=2, away_after=60),
         Reveal(commitment="00", salt="11", seed=5, game={"seed": 5, "log": []}),
         Pong(nonce="x"),
+        CoachAdvice(id="c-1", version=1, seat=0, status="ready", options=[CoachOption(
+            action="k 66", description="keep 6 6", value=201.5, regret=0.0, odds={"yatzy": 0.04})]),
     ]
 
 
@@ -91,7 +98,10 @@ def test_every_server_message_round_trips_through_json() -> None:
 
 def test_every_client_message_parses() -> None:
     messages = [Hello(token="t", lang="sv"), Resume(token="t", last_version=4),
-                Act(id="x", version=0, action="r"), Ping(nonce="n"), HandToBot(seat=1, level="beginner")]
+                Act(id="x", version=0, action="r"), Ping(nonce="n"), HandToBot(seat=1, level="beginner"),
+                CoachRequest(id="c"), Undo(id="u", version=3),
+                Amend(id="f", version=4, turn=0, dice=[1, 2, 3, 4, 5], box="chance"),
+                Amend(id="g", version=4, turn=1, actions=["r = 12345", "s chance"])]
     assert {type(m) for m in messages} == set(CLIENT_MESSAGES)
     for m in messages:
         assert parse_client(m.to_json()) == m
@@ -104,6 +114,10 @@ def test_every_client_message_parses() -> None:
     '{"type": "act", "id": "x y", "version": 0, "action": "r"}',
     '{"type": "act", "id": "x", "version": -1, "action": "r"}',
     '{"type": "hello", "lang": "de"}',
+    '{"type": "amend", "id": "x", "version": 0, "turn": 0, "dice": [1, 2, 3, 4, 5]}',
+    '{"type": "amend", "id": "x", "version": 0, "turn": 0, "box": "chance", "actions": ["s chance"]}',
+    '{"type": "amend", "id": "x", "version": 0, "turn": 0, "dice": [7], "box": "chance"}',
+    '{"type": "undo", "id": "x", "version": 0, "dice": [6, 6, 6, 6, 6]}',
     '{"type": "act", "id": "x", "version": 0, "action": "' + "r" * 65 + '"}',
 ])
 def test_malformed_client_messages_are_refused(text: str) -> None:

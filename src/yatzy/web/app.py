@@ -33,10 +33,14 @@ from ..i18n import _, language
 from ..registry import get_ruleset
 from ..seats import Seat
 from ..storage import Database
+from .coaching import advise, follow_up
+from .features import router as features_router
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
-    Act,
+    Amend,
+    AnyClientMessage,
+    CoachRequest,
     Error,
     ErrorCode,
     Events,
@@ -48,6 +52,7 @@ from .protocol import (
     Resume,
     Reveal,
     State,
+    Undo,
     Welcome,
     parse_client,
 )
@@ -83,6 +88,9 @@ class CreateRoom(BaseModel):
     spectators: bool = True
     hot_seat: bool = Field(default=False,
                            description="one browser plays every person's seat (the table token)")
+    dice_from: Literal["server", "players"] = Field(
+        default="server", description="players: a scorekeeper room, people only, where the players type the "
+                                      "dice they threw at a real table (no seed, no commitment, no reveal)")
     roll_off: bool = Field(default=False, description="every player rolls one die; the highest starts")
     lang: Lang = "en"
     bot_pace: float = Field(default=0.8, ge=0, le=10, description="seconds between two bot moves")
@@ -120,6 +128,9 @@ class RoomInfo(BaseModel):
     coach: bool
     spectators: bool
     hot_seat: bool
+    dice_from: Literal["server", "players"] = Field(
+        description="players: a scorekeeper room (typed dice; no fairness commitment, nothing to verify)")
+    game_id: int = Field(description="the game in the history: GET /api/games/{game_id} once it is over")
 
 
 class JoinRequest(BaseModel):
@@ -149,7 +160,7 @@ class Verification(BaseModel):
 
 
 STATUS: dict[str, int] = {"unknown_room": 404, "unauthorized": 409, "bad_message": 400, "invalid_action": 400,
-                          "game_over": 409, "spectator": 403}
+                          "game_over": 409, "spectator": 403, "nothing_to_verify": 409}
 
 
 def _http_error(code: ErrorCode, message: str) -> HTTPException:
@@ -160,13 +171,15 @@ def _http_error(code: ErrorCode, message: str) -> HTTPException:
 
 def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: Database | None = None,
                max_connections_per_client: int = 16, rate: float = 20.0, burst: int = 40,
-               hello_timeout: float = 10.0, public_url: str | None = None) -> FastAPI:
+               hello_timeout: float = 10.0, public_url: str | None = None,
+               coach_wait: float = 1.0) -> FastAPI:
     """The web server's app: rooms stored in ``db_url`` (SQLite in the data folder by default;
     ``postgresql://...`` for PostgreSQL), events fanned out through ``pubsub_url`` (in
     process by default).
 
     ``rate`` messages per second (``burst`` at once) per connection; ``public_url`` is the
-    address invite links start with (the request's own by default).
+    address invite links start with (the request's own by default); ``coach_wait``: seconds
+    the coach (and the analysis) wait for a table being built before answering "preparing".
 
     :raises StorageError: the database cannot be opened or migrated.
     :raises InvalidActionError: an unknown pub/sub URL.
@@ -189,6 +202,8 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
                               "docs/web-protocol.md and docs/protocol/*.json.")
     app.state.rooms = rooms
     app.state.db = database
+    app.state.coach_wait = coach_wait
+    app.include_router(features_router)
 
     async def room_or_404(code: str, lang: str) -> Room:
         room = await rooms.get(code)
@@ -211,7 +226,9 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
                 ruleset = get_ruleset(spec.ruleset, **spec.options)
                 seats = [Seat.bot(s.level or "", s.name) if s.kind == "bot" else
                          Seat(s.name or _("Player {n}").format(n=i + 1)) for i, s in enumerate(spec.seats)]
-                game = Game(ruleset, seats, roll_off=spec.roll_off)
+                if spec.dice_from == "players" and any(s.is_bot for s in seats):
+                    raise YatzyError(_("a scorekeeper room is for people at a real table: no bots"))
+                game = Game(ruleset, seats, roll_off=spec.roll_off, dice_from=spec.dice_from)
                 settings = RoomSettings(coach=spec.coach, spectators=spec.spectators, hot_seat=spec.hot_seat,
                                         bot_pace=spec.bot_pace, away_after=spec.away_after, lang=spec.lang)
                 room, table = await rooms.create(game, settings)
@@ -233,7 +250,8 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
             seats=[SeatInfo(seat=i, name=s.name, kind=s.kind, level=s.level, taken=i in room.taken,
                             stand_in=room.stand_ins.get(i)) for i, s in enumerate(g.seats)],
             version=room.version, over=room.over, commitment=room.commitment, coach=room.settings.coach,
-            spectators=room.settings.spectators, hot_seat=room.settings.hot_seat)
+            spectators=room.settings.spectators, hot_seat=room.settings.hot_seat,
+            dice_from=room.game.dice_from, game_id=room.game_id)  # type: ignore[arg-type]
 
     @app.post("/api/rooms/{code}/join", response_model=Joined)
     async def join(code: str, body: JoinRequest | None = None, lang: str = Query("en")) -> Joined:
@@ -273,6 +291,11 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
         anyone can check every roll (``yatzy verify``)."""
         lang = check_lang(lang)
         room = await room_or_404(code, lang)
+        if room.keeper:
+            with language(lang):
+                raise _http_error("nothing_to_verify", _(
+                    "in a scorekeeper room the players typed the dice they threw: there is no seed and "
+                    "nothing to verify"))
         if not room.over:
             with language(lang):
                 raise _http_error("game_over", _("the dice seed is revealed when the game is over"))
@@ -291,7 +314,7 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
         clients[address] += 1
         try:
             await Connection(rooms, websocket, code, rate=rate, burst=burst,
-                             hello_timeout=hello_timeout).run()
+                             hello_timeout=hello_timeout, coach_wait=coach_wait).run()
         finally:
             clients[address] -= 1
             if not clients[address]:
@@ -325,8 +348,11 @@ class Connection:
     """
 
     def __init__(self, rooms: Rooms, websocket: WebSocket, code: str, *, rate: float, burst: int,
-                 hello_timeout: float) -> None:
+                 hello_timeout: float, coach_wait: float = 1.0) -> None:
         self.rooms, self.ws, self.code = rooms, websocket, code
+        self.coach_wait = coach_wait
+        self.coach_task: asyncio.Task[None] | None = None
+        """A coach answer on its way once a table is built."""
         self.rate, self.burst, self.hello_timeout = rate, burst, hello_timeout
         self.tokens = float(burst)
         self.stamp = time.monotonic()
@@ -352,7 +378,7 @@ class Connection:
             raise _Closed
         return data
 
-    def parse(self, text: str) -> Hello | Resume | Act | Ping | HandToBot | Error:
+    def parse(self, text: str) -> AnyClientMessage | Error:
         try:
             return parse_client(text)
         except ValidationError as e:
@@ -408,7 +434,8 @@ class Connection:
         present = False
         try:
             self.put(Welcome(room=room.code, role=grant.role, seat=grant.seat, lang=self.lang,  # type: ignore[arg-type]
-                             commitment=room.commitment, coach=room.settings.coach, version=room.version))
+                             commitment=room.commitment, coach=room.settings.coach, version=room.version,
+                             dice_from=room.game.dice_from))  # type: ignore[arg-type]
             async with room.lock:
                 events = room.events_after(first.last_version) if isinstance(first, Resume) else None
                 view = room.view(grant, self.lang)
@@ -443,8 +470,7 @@ class Connection:
                 await asyncio.wait_for(sender, 2)
             sender.cancel()
 
-    async def handle(self, room: Room, grant: Grant,
-                     msg: Hello | Resume | Act | Ping | HandToBot | Error) -> None:
+    async def handle(self, room: Room, grant: Grant, msg: AnyClientMessage | Error) -> None:
         """Answer one message after the hello."""
         if isinstance(msg, Error):
             self.put(msg.model_copy(update={"version": room.version}))
@@ -454,6 +480,8 @@ class Connection:
             with language(self.lang):
                 self.put(Error(code="bad_message", message=_("this connection has said hello already"),
                                version=room.version))
+        elif isinstance(msg, CoachRequest):
+            await self.coach(room, grant, msg)
         elif isinstance(msg, HandToBot):
             try:
                 await self.rooms.hand_to_bot(room, grant, msg, self.lang)
@@ -461,7 +489,10 @@ class Connection:
                 self.put(Error(code=r.code, message=r.message, version=room.version))
         else:
             try:
-                await self.rooms.act(room, grant, msg, self.lang, self.put)
+                if isinstance(msg, Undo | Amend):
+                    await self.rooms.edit(room, grant, msg, self.lang, self.put)
+                else:
+                    await self.rooms.act(room, grant, msg, self.lang, self.put)
             except Refusal as r:
                 self.put(Error(code=r.code, message=r.message, id=msg.id, version=room.version))
                 if r.resync:
@@ -475,6 +506,26 @@ class Connection:
                     self.put(Error(code="internal", message=_("the server failed; the move was not made"),
                                    id=msg.id, version=room.version))
 
+    async def coach(self, room: Room, grant: Grant, msg: CoachRequest) -> None:
+        """The coach's answer (after a "preparing" one, the answer follows by itself)."""
+        if self.coach_task is not None:
+            self.coach_task.cancel()
+            self.coach_task = None
+        try:
+            advice = await advise(room, grant, msg, self.lang, self.coach_wait)
+        except Refusal as r:
+            self.put(Error(code=r.code, message=r.message, id=msg.id, version=room.version))
+            return
+        except Exception:
+            log.exception("room %s: the coach failed", room.code)
+            with language(self.lang):
+                self.put(Error(code="internal", message=_("the coach failed"), id=msg.id,
+                               version=room.version))
+            return
+        self.put(advice)
+        if advice.status == "preparing":
+            self.coach_task = follow_up(room, grant, msg, self.lang, self.put)
+
     # -- sending -----------------------------------------------------------------------------
     def put(self, message: Any) -> None:
         self.queue.put_nowait(message)
@@ -484,7 +535,7 @@ class Connection:
 
     def reveal(self, room: Room) -> list[Reveal]:
         """The reveal, once, when the game is over."""
-        if room.over and not self.revealed:
+        if room.over and not self.revealed and not room.keeper:
             self.revealed = True
             return [_reveal(room)]
         return []

@@ -22,7 +22,7 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..names import LANGUAGES
 from ..session import Event
@@ -30,8 +30,9 @@ from ..views import GameView
 
 __all__ = [
     "CLIENT_MESSAGES", "ERROR_CODES", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "SERVER_MESSAGES", "Ack",
-    "Act", "ClientMessage", "Error", "ErrorCode", "Events", "HandToBot", "Hello", "Ping", "Pong", "Presence",
-    "Resume", "Reveal", "SeatPresence", "ServerMessage", "State", "Welcome", "client_adapter",
+    "Act", "Amend", "AnyClientMessage", "ClientMessage", "CoachAdvice", "CoachOption", "CoachRequest",
+    "Error", "ErrorCode", "Events", "HandToBot", "Hello", "Ping", "Pong", "Presence", "Resume", "Reveal",
+    "SeatPresence", "ServerMessage", "State", "Undo", "Welcome", "client_adapter",
     "event_schemas", "parse_client", "schemas", "write_schemas",
 ]
 
@@ -56,6 +57,8 @@ ErrorCode = Literal[
     "spectator", "other_seat", "not_your_turn", "invalid_action", "illegal_action", "stale",
     "game_over", "conflict", "storage", "not_away", "unknown_bot", "rate_limited",
     "too_many_connections", "internal",
+    # the coach, scorekeeper rooms, and the REST features (history, analysis)
+    "coach_off", "no_dice", "not_keeper", "nothing_to_verify", "not_over", "unknown_game", "no_analysis",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 """Every error code (see docs/web-protocol.md for what each means and what follows it)."""
@@ -93,14 +96,20 @@ class Resume(_Message):
 
 
 class Act(_Message):
-    """A move for the client's seat (or, from a hot-seat table, for the seat whose turn it is)."""
+    """A move for the client's seat (or, from a hot-seat table, for the seat whose turn it is).
+
+    In a scorekeeper room (``dice_from`` "players") a roll carries the dice thrown at the
+    table: ``r = 13356`` (the dice now on the table: the server finds the roll that reaches
+    them, keeping as many of the dice before as it can) or ``k 335 = 46`` (kept 3 3 5, threw
+    4 6). Anywhere else a roll naming its dice is refused (invalid_action)."""
 
     type: Literal["act"] = "act"
     id: ClientActionId
     version: Version = Field(description="the version the client last saw; another one is stale")
     action: str = Field(
         min_length=1, max_length=64,
-        description="the move in the action notation: r, k 335, s two_pairs, s n3 4 5, b 11 12")
+        description="the move in the action notation: r, k 335, s two_pairs, s n3 4 5, b 11 12; in a "
+                    "scorekeeper room rolls carry the dice thrown: r = 13356, k 335 = 46")
     seat: int | None = Field(default=None, ge=0,
                              description="the seat acting (optional; must be the token's seat)")
 
@@ -122,12 +131,60 @@ class HandToBot(_Message):
                        description="the bot level: random, beginner, casual, ...")
 
 
-ClientMessage = Annotated[Hello | Resume | Act | Ping | HandToBot, Field(discriminator="type")]
-CLIENT_MESSAGES: tuple[type[_Message], ...] = (Hello, Resume, Act, Ping, HandToBot)
-client_adapter: TypeAdapter[Hello | Resume | Act | Ping | HandToBot] = TypeAdapter(ClientMessage)
+class CoachRequest(_Message):
+    """Ask the coach about the position of the asking seat's turn (a hot-seat table: the turn
+    being played): answered by a :class:`CoachAdvice` with the same ``id``, or an error
+    (coach_off while the room's coach is off, not_your_turn, no_dice before the turn's first
+    roll, spectator, game_over)."""
+
+    type: Literal["coach"] = "coach"
+    id: ClientActionId | None = Field(default=None, description="echoed in the answer")
 
 
-def parse_client(text: str | bytes) -> Hello | Resume | Act | Ping | HandToBot:
+class Undo(_Message):
+    """Scorekeeper rooms only: take back the last typed entry (dice typed wrong, or the last
+    score before the next player typed anything), if it was this seat's (the table: anyone's)."""
+
+    type: Literal["undo"] = "undo"
+    id: ClientActionId
+    version: Version = Field(description="the version the client last saw; another one is stale")
+
+
+class Amend(_Message):
+    """Scorekeeper rooms only: correct a finished turn (``Session.amend``); every later turn is
+    replayed on top of it and the correction is recorded in the game. Give either ``dice``
+    and ``box`` (the dice as they lay when the box was filled, and the box to fill: the turn's
+    earlier throws stay) or the whole turn in ``actions``. Only the turn's own seat (or the
+    table) may correct it; a finished game may still be corrected."""
+
+    type: Literal["amend"] = "amend"
+    id: ClientActionId
+    version: Version = Field(description="the version the client last saw; another one is stale")
+    turn: int = Field(ge=0, le=1000,
+                      description="the finished turn, 0 first, as in GET /api/rooms/{code}/rounds")
+    dice: list[Annotated[int, Field(ge=1, le=6)]] | None = Field(
+        default=None, min_length=1, max_length=6, description="the dice when the box was filled")
+    box: str | None = Field(default=None, max_length=40, description="the box filled, e.g. chance")
+    actions: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(
+        default=None, min_length=1, max_length=20,
+        description="the whole turn in the notation with its dice: "
+                    "[\"r = 12345\", \"k 55 = 126\", \"s fives\"]")
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Amend:
+        if (self.actions is None) == (self.dice is None or self.box is None) or \
+                (self.actions is not None and (self.dice is not None or self.box is not None)):
+            raise ValueError("give dice and box, or actions")
+        return self
+
+
+AnyClientMessage = Hello | Resume | Act | Ping | HandToBot | CoachRequest | Undo | Amend
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+CLIENT_MESSAGES: tuple[type[_Message], ...] = (Hello, Resume, Act, Ping, HandToBot, CoachRequest, Undo, Amend)
+client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client(text: str | bytes) -> AnyClientMessage:
     """A client message from its JSON text.
 
     :raises pydantic.ValidationError: not JSON, not an object of a known type, or a field
@@ -149,9 +206,15 @@ class Welcome(_Message):
                     "spectator: watches")
     seat: int | None = Field(description="the seat of a seat's token (None for the table or a spectator)")
     lang: Lang
-    commitment: str = Field(description="sha256 hex of the dice seed (see Reveal); shown from the start")
+    commitment: str = Field(description="sha256 hex of the dice seed (see Reveal); shown from the start "
+                                        "(empty in a scorekeeper room: no seed, nothing to reveal)")
     coach: bool = Field(description="whether the coach may be asked during play in this room")
     version: Version
+    dice_from: Literal["server", "players"] = Field(
+        default="server",
+        description="server: the server rolls (seed committed, revealed at the end); players: a scorekeeper "
+                    "room, the players type the dice they threw at a real table: no fairness commitment, "
+                    "no reveal, nothing to verify")
 
 
 class State(_Message):
@@ -237,11 +300,45 @@ class Pong(_Message):
     nonce: str | None = None
 
 
-ServerMessage = Annotated[Welcome | State | Events | Ack | Error | Presence | Reveal | Pong,
+class CoachOption(BaseModel):
+    """One move the coach ranks (``yatzy.solver.coach.Option``), best first."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action: str = Field(description="the move in the action notation: k 335, s chance "
+                                    "(DOZZY: as the bot plays it)")
+    description: str = Field(description="the move in words, in the client's language")
+    value: float | None = Field(description="expected points still to come from here, this turn included "
+                                            "(None for DOZZY's heuristic)")
+    regret: float | None = Field(description="expected points this move loses against the best "
+                                             "(0 for the best)")
+    points: int | None = Field(default=None, description="a score: the points the box makes now")
+    odds: dict[str, float] = Field(
+        default_factory=dict, description="a keep: the chance of making each open box by the end of the turn")
+
+
+class CoachAdvice(_Message):
+    """The coach's answer for the position of ``version``: ``ready`` (the exact solver's ranked
+    moves), ``preparing`` (the ruleset's table is being built, once per server: ``progress``
+    0..1; the answer follows by itself when it is ready, or ask again) or ``heuristic`` (DOZZY:
+    no exact table; the DOZZY bot's move, with a ``note``)."""
+
+    type: Literal["coach"] = "coach"
+    id: ClientActionId | None = None
+    version: Version
+    seat: int = Field(description="the seat whose position this is")
+    status: Literal["ready", "preparing", "heuristic"]
+    options: list[CoachOption] = Field(default_factory=list, description="best first")
+    progress: float | None = Field(default=None, description="preparing: share of the table built, 0..1")
+    note: str | None = Field(default=None, description="a remark for the player, in the client's language")
+
+
+ServerMessage = Annotated[Welcome | State | Events | Ack | Error | Presence | Reveal | Pong | CoachAdvice,
                           Field(discriminator="type")]
-SERVER_MESSAGES: tuple[type[_Message], ...] = (Welcome, State, Events, Ack, Error, Presence, Reveal, Pong)
-server_adapter: TypeAdapter[Welcome | State | Events | Ack | Error | Presence | Reveal | Pong] = TypeAdapter(
-    ServerMessage)
+SERVER_MESSAGES: tuple[type[_Message], ...] = (Welcome, State, Events, Ack, Error, Presence, Reveal, Pong,
+                                               CoachAdvice)
+AnyServerMessage = Welcome | State | Events | Ack | Error | Presence | Reveal | Pong | CoachAdvice
+server_adapter: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 
 
 # ---- JSON schemas -------------------------------------------------------------------------

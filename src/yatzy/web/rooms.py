@@ -32,17 +32,19 @@ from typing import Any, Literal
 
 from sqlalchemy import select, update
 
+from ..actions import Roll, parse_action
 from ..bots import BOTS, Player, make_bot
 from ..errors import IllegalActionError, InvalidActionError, YatzyError
 from ..game import Game
 from ..i18n import _, language
+from ..keeping import correction, rounds
 from ..session import Event, Session
 from ..storage import Database, StorageError, load_game, record_game
 from ..storage.database import reading, writing
-from ..storage.schema import RoomActionRow, RoomRow, RoomTokenRow
-from ..views import GameView, game_view
+from ..storage.schema import GameRow, RoomActionRow, RoomRow, RoomTokenRow
+from ..views import GameView, game_view, last_move
 from .fairness import commitment, new_salt
-from .protocol import Ack, Act, ErrorCode, HandToBot, Presence, SeatPresence
+from .protocol import Ack, Act, Amend, ErrorCode, HandToBot, Presence, SeatPresence, Undo
 from .pubsub import InProcessPubSub, PubSub, Subscription
 
 log = logging.getLogger(__name__)
@@ -130,12 +132,13 @@ def store_room(db: Database, game: Game, settings: RoomSettings, salt: str) -> t
     """Store a new room and its game in one transaction; returns (room id, code, game id)."""
     now = datetime.now(UTC)
     with writing(db) as s:
-        game_id = record_game(s, game, "server", at=now)
+        game_id = record_game(s, game, at=now)  # keeper: the game says where its dice come from
         code = new_code()
         while s.scalar(select(RoomRow.id).where(RoomRow.code == code)) is not None:
             code = new_code()
         row = RoomRow(code=code, game_id=game_id, settings=asdict(settings), stand_ins={}, salt=salt,
-                      commitment=commitment(game.seed, salt), version=len(game.log), created_at=now,
+                      commitment="" if game.dice_from == "players" else commitment(game.seed, salt),  # keeper
+                      version=len(game.log), created_at=now,
                       updated_at=now)
         s.add(row)
         s.flush()
@@ -153,7 +156,7 @@ def load_room_record(db: Database, code: str) -> RoomRecord | None:
             RoomTokenRow.room_id == row.id, RoomTokenRow.role == "seat")))
         return RoomRecord(row.id, row.code, row.game_id, RoomSettings.from_dict(row.settings),
                           {int(k): str(v) for k, v in row.stand_ins.items()}, row.salt, row.commitment,
-                          len(game.log), game, {t for t in taken if t is not None})
+                          max(row.version, len(game.log)), game, {t for t in taken if t is not None})
 
 
 def issue_token(db: Database, room_id: int, role: Role, seat: int | None = None) -> str | None:
@@ -181,22 +184,29 @@ def check_token(db: Database, room_id: int, token: str) -> Grant | None:
 
 
 def commit_action(db: Database, room: Room, seen: int, client_action_id: str | None,
-                  seat: int | None) -> None:
+                  seat: int | None, rewrite: bool = False) -> None:
     """Commit the room's game after one accepted action (its version was ``seen`` before),
-    with the client action id, in one transaction.
+    with the client action id, in one transaction. ``rewrite`` (keeper): a scorekeeper room's
+    undo or correction, after which the log no longer continues the stored one: the stored
+    log is written anew (and an earlier analysis dropped).
 
     :raises RoomConflictError: the stored room is no longer at ``seen`` (another process wrote).
     :raises StorageError: the database failed; nothing was written.
     """
     now = datetime.now(UTC)
-    version = len(room.game.log)
+    version = room.version  # keeper: undos and corrections count too
     with writing(db) as s:
         done = s.connection().execute(
             update(RoomRow.__table__).where(RoomRow.id == room.id, RoomRow.version == seen)  # type: ignore[arg-type]
             .values(version=version, updated_at=now))
         if done.rowcount != 1:
             raise RoomConflictError(_("another server process moved this game first"))
-        record_game(s, room.game, "server", game_id=room.game_id, at=now)
+        if rewrite:  # keeper: the stored log is written anew
+            stored = s.get(GameRow, room.game_id, with_for_update=True)
+            assert stored is not None
+            stored.save, stored.actions = {**stored.save, "log": []}, 0
+            s.flush()
+        record_game(s, room.game, game_id=room.game_id, at=now)
         if client_action_id is not None:
             s.add(RoomActionRow(room_id=room.id, client_action_id=client_action_id, seat=seat,
                                 version=version, created_at=now))
@@ -235,6 +245,9 @@ class Room:
     session: Session
     stand_ins: dict[int, str]
     taken: set[int]
+    edits: int = 0
+    """The version less the log's length (keeper): every accepted change adds 1 to the
+    version, but a scorekeeper room's undo shortens the log and a correction may."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     buffer: list[dict[str, Any]] = field(default_factory=list)
     """Recent events (each with its version), for clients that resume."""
@@ -257,6 +270,7 @@ class Room:
                    buffer_from=record.version)
         now = time.monotonic()
         room.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
+        room.edits = record.version - len(record.game.log)  # keeper
         return room
 
     @property
@@ -265,7 +279,14 @@ class Room:
 
     @property
     def version(self) -> int:
-        return len(self.game.log)
+        """The number of changes accepted: the log's length, plus a scorekeeper room's undos
+        and corrections (keeper)."""
+        return len(self.game.log) + self.edits
+
+    @property
+    def keeper(self) -> bool:
+        """A scorekeeper room: the players type the dice they threw (no seed, no commitment)."""
+        return self.game.dice_from == "players"
 
     @property
     def over(self) -> bool:
@@ -294,7 +315,7 @@ class Room:
         table's (hot seat: the moves of whichever person is to play); a spectator's, or a seat
         played by a stand-in bot, without moves to make."""
         viewer = grant.seat if grant.role == "seat" else None
-        view = game_view(self.game, viewer, lang, self.session.seq)
+        view = replace(game_view(self.game, viewer, lang, self.session.seq), version=self.version)  # keeper
         if grant.role == "spectator" or (not self.over and self.game.state.current in self.stand_ins):
             view = replace(view, legal_actions=(), score_options=())
         return view
@@ -485,7 +506,7 @@ class Rooms:
                 before = room.version
                 room.session.lang = lang
                 try:
-                    events = room.session.act(msg.action, seat)
+                    events = room.session.act(self._typed(room, msg.action), seat)  # keeper
                 except InvalidActionError as e:
                     raise Refusal("invalid_action", str(e)) from None
                 except IllegalActionError as e:
@@ -493,6 +514,87 @@ class Rooms:
                 finally:
                     room.session.lang = room.settings.lang
                 batch = await self._commit(room, before, events, msg.id, seat)
+                on_accepted(Ack(id=msg.id, version=room.version))
+        await self._publish(room, batch)
+
+    # -- scorekeeper rooms (keeper) ---------------------------------------------------------
+    @staticmethod
+    def _typed(room: Room, action: str) -> str | Roll:
+        """In a scorekeeper room ``r = 13356`` names the dice now on the table: the roll that
+        reaches them, keeping as many of the dice before as it can (``k 335 = 46`` is taken as
+        written). Anywhere else the action as sent (the session refuses named dice)."""
+        if not room.keeper or "=" not in action:
+            return action
+        try:
+            parsed = parse_action(action)
+        except InvalidActionError as e:
+            raise Refusal("invalid_action", str(e)) from None
+        if isinstance(parsed, Roll) and not parsed.keep and parsed.result is not None:
+            try:
+                return room.game.roll_reaching(parsed.result)
+            except InvalidActionError as e:
+                raise Refusal("invalid_action", str(e)) from None
+        return action
+
+    async def edit(self, room: Room, grant: Grant, msg: Undo | Amend, lang: str,
+                   on_accepted: Callable[[Ack], None]) -> None:
+        """A scorekeeper room's undo of the last typed entry, or correction of a finished turn:
+        checked, applied through the session, committed (the stored log written anew),
+        acknowledged, then published like any action.
+
+        :raises Refusal: not a scorekeeper room, a spectator, another seat's entry or turn, a
+            stale version, the game over (an undo), or the engine refused (nothing changed).
+        """
+        with language(lang):
+            if grant.role == "spectator":
+                raise Refusal("spectator", _("spectators watch; they do not play"))
+            if not room.keeper:
+                raise Refusal("not_keeper", _("only a scorekeeper room's typed dice and scores can be taken "
+                                              "back or corrected"))
+            async with room.lock:
+                seen = room.accepted.get(msg.id)
+                if seen is None:
+                    seen = await asyncio.to_thread(find_action, self.db, room.id, msg.id)
+                if seen is not None:
+                    on_accepted(Ack(id=msg.id, version=seen[1], duplicate=True))
+                    return
+                if msg.version != room.version:
+                    raise Refusal("stale", _("the game has moved on (version {now}, not {seen}): here it is "
+                                             "as it stands").format(now=room.version, seen=msg.version),
+                                  resync=True)
+                g = room.game
+                if isinstance(msg, Undo):
+                    if room.over:
+                        raise Refusal("game_over", _("the game is over; correct a round instead"))
+                    last = last_move(g)
+                    owner = None if last is None else last.player
+                else:
+                    finished = rounds(g)
+                    owner = finished[msg.turn].player if msg.turn < len(finished) else None
+                if grant.role == "seat" and owner is not None and owner != grant.seat:
+                    raise Refusal("other_seat", _("your token plays seat {mine}, not seat {seat}").format(
+                        mine=grant.seat, seat=owner))
+                before, length = room.version, len(g.log)
+                room.session.lang = lang
+                try:
+                    if isinstance(msg, Undo):
+                        events = room.session.undo()
+                    elif msg.actions is not None:
+                        events = room.session.amend(msg.turn, list(msg.actions))
+                    else:
+                        assert msg.dice is not None and msg.box is not None
+                        if owner is None:
+                            room.session.amend(msg.turn, [])  # the engine says which turns there are
+                        fixed = correction(g, msg.turn, tuple(msg.dice), msg.box)
+                        events = room.session.amend(msg.turn, fixed)
+                except InvalidActionError as e:
+                    raise Refusal("invalid_action", str(e)) from None
+                except YatzyError as e:
+                    raise Refusal("illegal_action", str(e)) from None
+                finally:
+                    room.session.lang = room.settings.lang
+                room.edits += length + 1 - len(g.log)  # the version goes up by one
+                batch = await self._commit(room, before, events, msg.id, owner, rewrite=True)
                 on_accepted(Ack(id=msg.id, version=room.version))
         await self._publish(room, batch)
 
@@ -514,11 +616,11 @@ class Rooms:
         return seat
 
     async def _commit(self, room: Room, before: int, events: list[Event], client_action_id: str | None,
-                      seat: int | None) -> list[dict[str, Any]]:
+                      seat: int | None, rewrite: bool = False) -> list[dict[str, Any]]:
         """Commit the room's game after an action (under the room's lock); on failure reload
         the room from the database and refuse (a full state follows)."""
         try:
-            await asyncio.to_thread(commit_action, self.db, room, before, client_action_id, seat)
+            await asyncio.to_thread(commit_action, self.db, room, before, client_action_id, seat, rewrite)
         except RoomConflictError as e:
             await self._reload(room)
             raise Refusal("conflict", str(e), resync=True) from None
@@ -527,7 +629,7 @@ class Rooms:
             await self._reload(room)
             raise Refusal("storage", _("the game could not be saved, so the move was not made: {error}")
                           .format(error=e), resync=True) from None
-        batch = [e.to_dict() for e in events]
+        batch = [{**d, "version": d["version"] + room.edits} for d in map(Event.to_dict, events)]  # keeper
         room.remember(batch)
         if client_action_id is not None:
             room.accepted[client_action_id] = (seat, room.version)
@@ -539,6 +641,7 @@ class Rooms:
         assert record is not None
         room.session = Session(record.game, lang=record.settings.lang)
         room.stand_ins, room.taken = record.stand_ins, record.taken
+        room.edits = record.version - len(record.game.log)  # keeper
         room.stand_in_bots.clear()
         room.buffer, room.buffer_from = [], record.version
 
@@ -572,6 +675,9 @@ class Rooms:
         with language(lang):
             if grant.role == "spectator":
                 raise Refusal("spectator", _("spectators watch; they do not play"))
+            if room.keeper:
+                raise Refusal("illegal_action", _("in a scorekeeper room the dice are thrown at the table: "
+                                                  "no bot can play a seat"))
             level = msg.level.strip().lower()
             if level not in BOTS:
                 raise Refusal("unknown_bot", _("unknown bot “{bot}”; choose one of {bots}").format(
