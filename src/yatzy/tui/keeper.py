@@ -29,12 +29,19 @@ from ..session import Amended, Event, Session
 from ..views import GameView, box_label
 from .coach import CoachPanel
 from .play import PlayScreen
-from .texts import dice_text
+from .texts import dice_text, winners_text
 from .widgets import ScoreCard
 
+MOVES_ROWS = 7
+"""The moves list's height (yatzy.tcss)."""
 TYPED = "0123456789 ,"
 """What the dice line takes; any other key goes to the screen (u, f, c, q ...). A 0 or a 7..9
 is taken so that the engine can say it is no die face."""
+
+
+def example(dice: int) -> str:
+    """A throw to show how dice are typed: 13356 (five dice), 133566 (six)."""
+    return "".join(str(n) for n in (1, 3, 3, 5, 6, 6, 2, 4)[:dice])
 
 
 class DiceEntry(Input):
@@ -199,19 +206,19 @@ class KeeperHelpScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", show=False)]
 
-    def __init__(self, lang: str, dozzy: bool) -> None:
+    def __init__(self, lang: str, dozzy: bool, dice: int) -> None:
         super().__init__(classes="dialog")
-        self.lang, self.dozzy = lang, dozzy
+        self.lang, self.dozzy, self.example = lang, dozzy, example(dice)
 
     def compose(self) -> ComposeResult:
         with language(self.lang):
             rows = [
-                ("13356", _("the dice thrown, then Enter: they go on the table")),
+                (self.example, _("the dice thrown, then Enter: they go on the table")),
                 ("↑ ↓", _("pick a box that the dice may fill")),
                 (_("Enter"), _("on an empty line: fill the picked box")),
                 ("u", _("undo the dice typed or the last score")),
                 ("f", _("fix an earlier round: its dice and its box")),
-                ("c", _("the coach: what the best move is for the dice on the table")),
+                ("c", _("the coach: the best moves for the dice on the table")),
             ]
             if self.dozzy:
                 rows.append(("b", _("bring tiles back before the first throw (4 or more out)")))
@@ -265,7 +272,7 @@ class KeeperScreen(PlayScreen):
     def _draw(self, view: GameView) -> None:
         super()._draw(view)
         if view.over:
-            table = _("The game is over.")
+            table = ""
         elif view.dice is None:
             table = _("No dice on the table yet.")
         else:
@@ -273,8 +280,8 @@ class KeeperScreen(PlayScreen):
         self.put("#keeper-table", Text(table, style="bold"))
         entry = self.query_one(DiceEntry)
         entry.disabled = view.over
-        entry.placeholder = _("type the dice thrown, e.g. {example}").format(
-            example="".join(str(n) for n in (1, 3, 3, 5, 6, 6, 2)[:self.game.ruleset.dice]))
+        entry.placeholder = _("the dice thrown, e.g. {example}").format(
+            example=example(self.game.ruleset.dice))
 
     def hint(self, view: GameView, person: bool) -> str:
         if view.over:
@@ -306,6 +313,21 @@ class KeeperScreen(PlayScreen):
             view = self.session.view()
             with language(self.lang):
                 self.moves.append(amended_text(view, rounds(self.game)[e.turn]))
+                if view.over:  # the standings may have changed
+                    self.moves.append(winners_text(view))
+
+    def moves_text(self) -> Text:
+        """The newest moves that fit the list's rows (a long one wraps in the narrow column)."""
+        box = self.query_one("#moves")
+        width, rows = box.content_size.width or 36, box.content_size.height or MOVES_ROWS
+        shown: list[str] = []
+        used = 0
+        for line in reversed(self.moves):
+            used += len(Text(line).wrap(self.app.console, width))
+            if used > rows:
+                break
+            shown.insert(0, line)
+        return Text("\n".join(shown))
 
     # ---- what the players do ---------------------------------------------------------------
     def act(self, action: Action) -> None:
@@ -373,4 +395,5 @@ class KeeperScreen(PlayScreen):
         coach.version = coach.wanted = None
 
     def action_help(self) -> None:
-        self.app.push_screen(KeeperHelpScreen(self.lang, self.game.ruleset.uses_board))
+        rs = self.game.ruleset
+        self.app.push_screen(KeeperHelpScreen(self.lang, rs.uses_board, rs.dice))

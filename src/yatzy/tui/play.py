@@ -252,11 +252,14 @@ class PlayScreen(Screen[None]):
             bonus_sentence(current.name if len(current.bonuses) == 1 else
                            f"{current.name} ({min(b.boxes)}–{max(b.boxes)})", b) for b in current.bonuses)
             if current else ""))
-        self.put("#moves", Text("\n".join(self.moves)))
+        self.put("#moves", self.moves_text())
         coach = self.query_one(CoachPanel)
         if coach.display:
             coach.follow(view, self.game)
         self.query_one(KeyBar).show(self.keys(view, person is not None))
+
+    def moves_text(self) -> Text:
+        return Text("\n".join(self.moves))
 
     def put(self, selector: str, text: Text) -> None:
         """Show ``text`` in a Static of fixed height, unless it shows it already."""
