@@ -2,12 +2,44 @@
 
 from __future__ import annotations
 
-import pytest
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any
 
+import pytest
+from textual.pilot import Pilot
+
+from yatzy.actions import Roll, Score
 from yatzy.game import Game
 from yatzy.solver.coach import Coach
 from yatzy.solver.solve import solve
 from yatzy.tui import coach as panel
+from yatzy.tui.app import YatzyApp
+from yatzy.tui.dialogs import ConfirmScreen
+from yatzy.tui.play import PlayScreen
+from yatzy.tui.settings import Settings
+
+SIZE = (120, 40)
+
+
+def pilot_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+    return run
+
+
+def play_screen(app: YatzyApp) -> PlayScreen:
+    return next(s for s in app.screen_stack if isinstance(s, PlayScreen))
+
+
+async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
+    for _ in range(1000):
+        if ready():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("not ready in time")
 
 
 def test_the_cost_of_every_move_is_the_solvers_regret() -> None:
@@ -37,3 +69,41 @@ def test_no_cost_without_dice_a_table_or_an_exact_solver(monkeypatch: pytest.Mon
     dozzy = Game("dozzy", ["Ann"], seed=1)
     dozzy.roll()
     assert panel.cost_of(dozzy, dozzy.legal_actions()[-1]) is None
+
+
+@pilot_test
+async def test_the_warning_asks_before_a_costly_move_and_is_remembered() -> None:
+
+    app = YatzyApp(Game("kids", ["Ann"], seed=11), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("w")  # off -> more than 1 point
+        assert app.settings.warn_above == 1.0 and Settings.load().warn_above == 1.0
+        await until(pilot, lambda: panel.ready(app.played.ruleset))  # type: ignore[union-attr]
+        await pilot.press("r")
+        screen = play_screen(app)
+        game = screen.game
+        costs = {a: panel.cost_of(game, a) for a in game.legal_actions() if isinstance(a, Score)}
+        worst = max(costs, key=lambda a: costs[a][0])  # type: ignore[index]
+        assert costs[worst][0] > 1.0  # type: ignore[index]
+        before = list(game.log)
+        screen.act(worst)
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "loses" in str(app.screen.query_one("Static").render())
+        await pilot.press("n")  # not played: nothing changes
+        assert game.log == before
+        screen.act(worst)
+        await pilot.pause()
+        await pilot.press("y")  # played anyway
+        await pilot.pause()
+        assert game.log[-1] == worst
+        await pilot.press("r")
+        best = min(game.legal_actions(), key=lambda a: panel.cost_of(game, a)[0])  # type: ignore[index]
+        screen.act(best)  # the best move is played at once
+        await pilot.pause()
+        played = game.log[-1]
+        assert (played.keep == best.keep if isinstance(best, Roll) else played == best)  # type: ignore[union-attr]
+        assert not isinstance(app.screen, ConfirmScreen)
+        for _ in range(4):
+            await pilot.press("w")
+        assert app.settings.warn_above is None  # 3, 5, 10, then off

@@ -33,6 +33,7 @@ class HelpScreen(ModalScreen[None]):
                 ("↑ ↓", _("pick a box that the dice may fill")),
                 ("Enter", _("fill the picked box (or click it twice)")),
                 ("c", _("the coach: every move ranked by the exact solver")),
+                ("w", _("warn before a move that loses points against the coach (off, 1, 3, 5, 10)")),
                 ("u", _("undo the last score, until the next roll")),
             ]
             if self.dozzy:

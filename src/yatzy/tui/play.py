@@ -30,13 +30,15 @@ from ..game import Action, Game, Roll, Score
 from ..i18n import _, language
 from ..session import Event, Preparing, Rolled, SaveError, Scored, Session, TilesRestored, TurnPassed, Undone
 from ..views import GameView, ScoreOption, box_label
-from .coach import CoachPanel, build
+from .coach import CoachPanel, build, cost_of
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
 from .end import EndScreen
 from .settings import autosave
 from .texts import bonus_sentence, dice_text, event_text, rolls_text, round_text, tiles_text
 from .widgets import Die, KeyBar, ScoreCard
 
+WARN_STEPS = (1.0, 3.0, 5.0, 10.0)
+"""The points a move may lose before the warning asks (w cycles through them, then off)."""
 PACES = (0.15, 0.3, 0.6, 1.0, 1.6, 2.5)
 """Seconds between two bot moves, fastest first."""
 DEFAULT_PACE = 3
@@ -56,6 +58,7 @@ class PlayScreen(Screen[None]):
         *(Binding(str(n), f"hold({n - 1})", show=False) for n in range(1, 7)),
         Binding("r,space", "roll", show=False),
         Binding("c", "coach", show=False),
+        Binding("w", "warn", show=False),
         Binding("u", "undo", show=False),
         Binding("b", "restore", show=False),
         Binding("plus,equals_sign", "pace(-1)", show=False),
@@ -125,6 +128,8 @@ class PlayScreen(Screen[None]):
             self.session.prepare()
             self.ready = True
         self.query_one(ScoreCard).focus()
+        if self.app.settings.warn_above is not None:  # type: ignore[attr-defined]
+            self.warm_coach()
         self.after_change()
 
     @property
@@ -214,7 +219,7 @@ class PlayScreen(Screen[None]):
                 self.ended = True
                 if self.on_game_over is not None:
                     self.on_game_over(self.game)
-                self.app.push_screen(EndScreen(self.lang, view), self.after_end)
+                self.app.push_screen(EndScreen(self.lang, view, game=self.game), self.after_end)
             return
         if self.session.waiting_for() is not None:
             self.skipping = False
@@ -327,6 +332,22 @@ class PlayScreen(Screen[None]):
 
     # ---- what the player does -----------------------------------------------------------
     def act(self, action: Action) -> None:
+        """A person's move; with the warning on (w), a move that loses more than the chosen
+        points against the coach's best is asked about first."""
+        warn = self.app.settings.warn_above  # type: ignore[attr-defined]
+        found = None if warn is None or (isinstance(action, Roll) and action.result is not None) \
+            else cost_of(self.game, action)
+        if found is not None and found[0] > warn:
+            lost, best = found
+            with language(self.lang):
+                question = _("This move loses {points:.1f} points against the coach's best: {best}. "
+                             "Play it anyway?").format(points=lost, best=best.action.describe())
+            self.app.push_screen(ConfirmScreen(self.lang, question),
+                                 lambda yes: self.really_act(action) if yes else None)
+            return
+        self.really_act(action)
+
+    def really_act(self, action: Action) -> None:
         try:
             self.session.act(action)
         except YatzyError as e:
@@ -448,6 +469,27 @@ class PlayScreen(Screen[None]):
         if coach.display:
             coach.follow(self.session.view(), self.game)
             self.query_one("#side", VerticalScroll).scroll_end(animate=False)
+
+    def action_warn(self) -> None:
+        """Cycle the warning before a costly move: off, then more than 1, 3, 5, 10 points."""
+        settings = self.app.settings  # type: ignore[attr-defined]
+        steps = [None, *WARN_STEPS]
+        settings.warn_above = steps[(steps.index(settings.warn_above) + 1) % len(steps)
+                                    if settings.warn_above in steps else 0]
+        settings.save()
+        with language(self.lang):
+            if settings.warn_above is None:
+                self.notify(_("No warning before costly moves (w turns it on)."), timeout=4)
+                return
+            self.notify(_("Asks before a move that loses more than {points:g} points against the "
+                          "coach's best (w changes it).").format(points=settings.warn_above), timeout=5)
+        self.warm_coach()
+
+    @work(thread=True, exclusive=True, group="warn")
+    def warm_coach(self) -> None:
+        """The warning needs the exact solver's table: build it in the background (never for DOZZY)."""
+        if not self.game.ruleset.uses_board:
+            build(self.game.ruleset, lambda done, total: None)
 
     def action_pace(self, by: int) -> None:
         self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + by))

@@ -96,6 +96,9 @@ class Settings:
     setup: Setup = field(default_factory=Setup)
     low_vision: bool = False
     """Black on yellow and large dice."""
+    warn_above: float | None = None
+    """Ask before a move that loses more than this many points against the coach's best
+    (None: never ask)."""
     remembered: bool = False
     """Read from the settings file (not the defaults of a first start)."""
 
@@ -107,13 +110,17 @@ class Settings:
             return cls()
         if not isinstance(d, dict):
             return cls()
-        return cls(Setup.from_dict(d.get("setup")), d.get("low_vision") is True, remembered=True)
+        warn = d.get("warn_above")
+        if isinstance(warn, bool) or not isinstance(warn, int | float) or warn <= 0:
+            warn = None
+        return cls(Setup.from_dict(d.get("setup")), d.get("low_vision") is True, warn, remembered=True)
 
     def save(self) -> None:
         """Remember the settings; a failure to write is ignored (the game goes on)."""
         with contextlib.suppress(OSError):
             write_atomically(settings_path(), json.dumps(
-                {"setup": self.setup.to_dict(), "low_vision": self.low_vision}, indent=2, ensure_ascii=False))
+                {"setup": self.setup.to_dict(), "low_vision": self.low_vision, "warn_above": self.warn_above},
+                indent=2, ensure_ascii=False))
 
 
 def write_atomically(path: Path, text: str) -> None:
