@@ -1,5 +1,8 @@
 """The web server over REST and WebSockets: rooms, a whole game with a bot, every message
-type, retries, stale versions, resuming, hot seat, spectators and the fair-dice reveal."""
+type, retries, stale versions, resuming, hot seat, spectators and the fair-dice reveal.
+
+Each test runs on SQLite, and again on PostgreSQL (a schema of its own) when
+YATZY_TEST_POSTGRES_URL names a database: the rooms' row versions on a real server."""
 
 from __future__ import annotations
 
@@ -10,15 +13,21 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from test_web_support import BOT, Player, db_url, join, make_room
+from test_web_support import BOT, DATABASES, Player, database_url, join, make_room
 from yatzy.storage import Database, get_game
 from yatzy.web.app import create_app
 from yatzy.web.fairness import commitment, verify
 
 
+@pytest.fixture(params=DATABASES)
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database_url(request.param, tmp_path) as u:
+        yield u
+
+
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url(tmp_path))) as c:
+def client(url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(url)) as c:
         yield c
 
 
@@ -54,7 +63,7 @@ def test_rooms_over_rest(client: TestClient) -> None:
     assert "/api/rooms" in client.get("/openapi.json").json()["paths"]
 
 
-def test_a_whole_game_of_two_people_and_a_bot_over_websockets(client: TestClient, tmp_path: Path) -> None:
+def test_a_whole_game_of_two_people_and_a_bot_over_websockets(client: TestClient, url: str) -> None:
     room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}, BOT])
     code = room["code"]
     with Player(client, code, join(client, code)) as ann, Player(client, code, join(client, code)) as bo:
@@ -77,7 +86,7 @@ def test_a_whole_game_of_two_people_and_a_bot_over_websockets(client: TestClient
     assert game.is_over and game.seats[2].is_bot and len(game.log) == ann.view["version"]
     proof = client.get(f"/api/rooms/{code}/verify").json()
     assert proof["seed"] == reveal["seed"] and proof["game"] == reveal["game"]
-    with Database(db_url(tmp_path)) as db:  # committed, finished, in the history
+    with Database(url) as db:  # committed, finished, in the history
         summary = get_game(db, client.app.state.rooms.rooms[code].game_id)  # type: ignore[attr-defined]
         assert summary.finished and summary.actions == len(game.log)
 

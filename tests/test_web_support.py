@@ -1,4 +1,5 @@
-"""Helpers of the web tests (no tests here): an app on a temporary SQLite file, rooms made
+"""Helpers of the web tests (no tests here): an app on a temporary SQLite file (or a
+PostgreSQL schema of its own when YATZY_TEST_POSTGRES_URL names a database), rooms made
 over REST, and a WebSocket player that reads with a timeout, so a missing message fails a
 test instead of hanging it."""
 
@@ -6,12 +7,26 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import make_url, text
 from starlette.testclient import WebSocketTestSession
+
+POSTGRES = os.environ.get("YATZY_TEST_POSTGRES_URL")
+"""A PostgreSQL database for tests (CI: .ci/run), e.g. postgresql+psycopg://yatzy:yatzy@127.0.0.1:5432/yatzytest."""
+REDIS = os.environ.get("YATZY_TEST_REDIS_URL")
+"""A Redis server for tests (CI: .ci/run), e.g. redis://127.0.0.1:6379/0."""
+DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not POSTGRES, reason="set YATZY_TEST_POSTGRES_URL to run the room tests on PostgreSQL"))]
+"""Parameters of a database fixture: SQLite, and PostgreSQL when there is one."""
 
 BOT = {"kind": "bot", "level": "beginner"}
 _ids = itertools.count(1)
@@ -121,3 +136,33 @@ class Player:
 
 def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'web.sqlite3'}"
+
+
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL schema in YATZY_TEST_POSTGRES_URL's database (its
+    connections use it as search path), dropped afterwards."""
+    from yatzy.storage import make_engine
+
+    assert POSTGRES
+    schema = f"yatzy_web_{uuid.uuid4().hex[:12]}"
+    admin = make_engine(POSTGRES)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        url = make_url(POSTGRES).update_query_dict({"options": f"-csearch_path={schema}"})
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@contextmanager
+def database_url(kind: str, tmp_path: Path) -> Iterator[str]:
+    """An empty database of a kind of :data:`DATABASES`: a SQLite file or a PostgreSQL schema."""
+    if kind == "sqlite":
+        yield db_url(tmp_path)
+    else:
+        with postgres_schema() as url:
+            yield url

@@ -463,7 +463,7 @@ class Connection:
         finally:
             room.listeners.discard(self.wake)
             if present:
-                self.rooms.disconnected(room, grant)
+                await self.rooms.disconnected(room, grant)
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
             with contextlib.suppress(Exception):
@@ -564,7 +564,7 @@ class Connection:
         """What this client has not seen (under the room's lock): the events after its last
         version and its new view (a full state if those events are no longer kept), and the
         reveal at the end."""
-        if self.last_version is None or self.last_version == room.version:
+        if self.last_version is None or self.last_version == room.version or room.catching_up:
             return []
         view = room.view(grant, self.lang)
         events = room.events_after(self.last_version)

@@ -12,6 +12,14 @@ actions): an action is committed only if the row still has the version the proce
 (:func:`yatzy.storage.record_game`) and the client action id. A process that loses the race
 reloads the room from the database and the client gets a full state.
 
+**Several processes.** Every accepted action is published on the room's channel
+(``room:CODE``) with its events and the versions before and after it. A process that holds
+the room and sees a version newer than its own loads the room back from the database and
+wakes its clients, each of whom gets their own view (and the events, when they follow on
+from what the process had). Presence is published too: each process its own counts of
+connections, which the others add to theirs; a taken seat or a stand-in bot makes the
+others read those from the database again.
+
 **Committed before broadcast.** An action is applied to the game in memory, committed, and
 only then acknowledged and published; if the commit fails the room is reloaded from the
 database, so memory never runs ahead of what is stored. A restarted server loads each room
@@ -54,6 +62,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 EVENT_BUFFER = 2000
 """Events a room keeps in memory for clients that resume; older ones need a full state."""
+GAP_WAIT = 1.0
+"""Seconds to wait for another process's events that the database already has, before the
+clients get a full state instead."""
 
 Role = Literal["seat", "table", "spectator"]
 
@@ -252,7 +263,10 @@ class Room:
     buffer: list[dict[str, Any]] = field(default_factory=list)
     """Recent events (each with its version), for clients that resume."""
     buffer_from: int = 0
-    """Every event after this version is in the buffer."""
+    """Every event after this version is in the buffer..."""
+    buffered: int = 0
+    """... up to this version (behind :attr:`version` while another process's events are on
+    their way: clients get a full state until then)."""
     accepted: dict[str, tuple[int | None, int]] = field(default_factory=dict)
     """Client action id -> (seat, version after), for retries."""
     listeners: set[Listener] = field(default_factory=set)
@@ -262,12 +276,14 @@ class Room:
     away_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     stand_in_bots: dict[int, Player] = field(default_factory=dict)
+    remote: dict[str, tuple[dict[int, int], int]] = field(default_factory=dict)
+    """Other server processes' connections to this room: origin -> (seat -> count, spectators)."""
 
     @classmethod
     def from_record(cls, record: RoomRecord) -> Room:
         room = cls(record.id, record.code, record.game_id, record.settings, record.salt, record.commitment,
                    Session(record.game, lang=record.settings.lang), record.stand_ins, record.taken,
-                   buffer_from=record.version)
+                   buffer_from=record.version, buffered=record.version)
         now = time.monotonic()
         room.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
         room.edits = record.version - len(record.game.log)  # keeper
@@ -297,13 +313,26 @@ class Room:
         g = self.game
         return not g.is_over and (g.seats[g.state.current].is_bot or g.state.current in self.stand_ins)
 
+    @property
+    def catching_up(self) -> bool:
+        """Whether this process has another process's actions but not yet their events (the
+        room wakes its clients once it does)."""
+        return self.buffered < self.version
+
     def events_after(self, version: int) -> list[dict[str, Any]] | None:
         """The events after ``version`` (None if some are no longer kept: send a state)."""
-        if version < self.buffer_from or version > self.version:
+        if version < self.buffer_from or version > self.version or self.buffered < self.version:
             return None
         return [e for e in self.buffer if e["version"] > version]
 
-    def remember(self, events: list[dict[str, Any]]) -> None:
+    def remember(self, events: list[dict[str, Any]], before: int | None = None,
+                 after: int | None = None) -> None:
+        """Keep the events of the actions from version ``before`` to ``after`` (the room's
+        last action by default); if they do not follow on from the buffer, it starts again."""
+        before = self.buffered if before is None else before
+        if before != self.buffered:
+            self.buffer, self.buffer_from = [], before
+        self.buffered = self.version if after is None else after
         self.buffer.extend(events)
         if len(self.buffer) > EVENT_BUFFER:
             dropped = self.buffer[: len(self.buffer) - EVENT_BUFFER]
@@ -324,16 +353,21 @@ class Room:
         now = time.monotonic()
         seats = []
         for i, seat in enumerate(self.game.seats):
-            connected = self.connected.get(i, 0) > 0
+            connected = self.connections(i) > 0
             away = None if connected or seat.is_bot else round(now - self.away_since.get(i, now), 1)
             seats.append(SeatPresence(
                 seat=i, name=seat.name, kind=seat.kind, taken=i in self.taken, connected=connected,
                 away_for=away, may_hand_to_bot=self.may_hand_to_bot(i, now), stand_in=self.stand_ins.get(i)))
-        return Presence(seats=seats, spectators=self.spectators, away_after=self.settings.away_after)
+        spectators = self.spectators + sum(n for _seats, n in self.remote.values())
+        return Presence(seats=seats, spectators=spectators, away_after=self.settings.away_after)
+
+    def connections(self, seat: int) -> int:
+        """The open connections of a seat's player, in every server process."""
+        return self.connected.get(seat, 0) + sum(seats.get(seat, 0) for seats, _n in self.remote.values())
 
     def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
         """A person's seat whose player has been gone at least ``away_after`` seconds."""
-        if self.over or self.game.seats[seat].is_bot or seat in self.stand_ins or self.connected.get(seat, 0):
+        if self.over or self.game.seats[seat].is_bot or seat in self.stand_ins or self.connections(seat):
             return False
         now = time.monotonic() if now is None else now
         return now - self.away_since.get(seat, now) >= self.settings.away_after
@@ -360,6 +394,10 @@ class Rooms:
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
+        for room in self.rooms.values():
+            if room.connected or room.spectators:  # the other processes forget this one's connections
+                room.connected, room.spectators = {}, 0
+                await self._publish_presence(room)
         for sub in self._subscriptions.values():
             await sub.close()
         self._subscriptions.clear()
@@ -418,6 +456,7 @@ class Rooms:
             raise Refusal("unauthorized", _("seat {seat} is taken already").format(seat=seat))
         room.taken.add(seat)
         room.wake("presence")
+        await self._publish_presence(room, refresh=True)
         return seat, token
 
     async def spectate(self, room: Room) -> str:
@@ -460,16 +499,27 @@ class Rooms:
                     room.stand_in_bots.pop(seat, None)
                 await asyncio.to_thread(save_stand_ins, self.db, room.id, dict(room.stand_ins))
         room.wake("presence")
+        await self._publish_presence(room, refresh=bool(back))
 
-    def disconnected(self, room: Room, grant: Grant) -> None:
+    async def disconnected(self, room: Room, grant: Grant) -> None:
         now = time.monotonic()
         for seat in self._seats_of(room, grant):
             room.connected[seat] = max(0, room.connected.get(seat, 0) - 1)
-            if not room.connected[seat]:
+            if not room.connections(seat):
                 room.away_since[seat] = now
         if grant.role == "spectator":
             room.spectators = max(0, room.spectators - 1)
         room.wake("presence")
+        await self._publish_presence(room)
+
+    async def _publish_presence(self, room: Room, refresh: bool = False) -> None:
+        """Tell the other processes this one's connections to the room (``refresh``: the
+        taken seats or stand-ins changed, read them again)."""
+        if type(self.pubsub) is InProcessPubSub:
+            return  # one process: nobody else to tell
+        await self.pubsub.publish(f"room:{room.code}", {
+            "kind": "presence", "origin": self.pubsub.origin, "refresh": refresh,
+            "connected": {str(k): v for k, v in room.connected.items() if v}, "spectators": room.spectators})
 
     # -- actions -----------------------------------------------------------------------------
     async def act(self, room: Room, grant: Grant, msg: Act, lang: str,
@@ -515,7 +565,8 @@ class Rooms:
                     room.session.lang = room.settings.lang
                 batch = await self._commit(room, before, events, msg.id, seat)
                 on_accepted(Ack(id=msg.id, version=room.version))
-        await self._publish(room, batch)
+        await self._publish(room, before, batch)
+        self.ensure_bots(room)
 
     # -- scorekeeper rooms (keeper) ---------------------------------------------------------
     @staticmethod
@@ -596,7 +647,7 @@ class Rooms:
                 room.edits += length + 1 - len(g.log)  # the version goes up by one
                 batch = await self._commit(room, before, events, msg.id, owner, rewrite=True)
                 on_accepted(Ack(id=msg.id, version=room.version))
-        await self._publish(room, batch)
+        await self._publish(room, before, batch)
 
     def _actor(self, room: Room, grant: Grant, msg: Act) -> int | None:
         """The seat a message acts for; Refusal unless that seat may move now."""
@@ -630,7 +681,7 @@ class Rooms:
             raise Refusal("storage", _("the game could not be saved, so the move was not made: {error}")
                           .format(error=e), resync=True) from None
         batch = [{**d, "version": d["version"] + room.edits} for d in map(Event.to_dict, events)]  # keeper
-        room.remember(batch)
+        room.remember(batch, before)
         if client_action_id is not None:
             room.accepted[client_action_id] = (seat, room.version)
         return batch
@@ -643,12 +694,16 @@ class Rooms:
         room.stand_ins, room.taken = record.stand_ins, record.taken
         room.edits = record.version - len(record.game.log)  # keeper
         room.stand_in_bots.clear()
-        room.buffer, room.buffer_from = [], record.version
+        if room.buffered > record.version:  # never happens unless the database lost actions
+            room.buffer, room.buffer_from, room.buffered = [], record.version, record.version
+        if room.buffered < room.version:
+            # another process's actions: their events are on the way (until they are in, clients
+            # are not caught up); if they never come, the clients get a full state
+            asyncio.get_running_loop().call_later(GAP_WAIT, self._give_up_gap, room, room.version)
 
-    async def _publish(self, room: Room, batch: list[dict[str, Any]]) -> None:
-        await self.pubsub.publish(f"room:{room.code}", {"room": room.code, "version": room.version,
-                                                         "events": batch})
-        self.ensure_bots(room)
+    async def _publish(self, room: Room, before: int, batch: list[dict[str, Any]]) -> None:
+        await self.pubsub.publish(f"room:{room.code}", {"kind": "game", "room": room.code, "before": before,
+                                                         "version": room.version, "events": batch})
 
     def _handler(self, room: Room) -> Callable[[dict[str, Any]], Awaitable[None]]:
         async def handle(message: dict[str, Any]) -> None:
@@ -657,13 +712,54 @@ class Rooms:
         return handle
 
     async def _published(self, room: Room, message: dict[str, Any]) -> None:
-        """A room's message from the pub/sub: reload if another process moved the game, then
-        wake every connection of the room here."""
-        if int(message.get("version", 0)) > room.version:
+        """A room's message from the pub/sub. A game's: reload if another process moved the
+        game (keeping its events when they follow on from this process's), then wake every
+        connection of the room here. Another process's presence: its counts, and the taken
+        seats and stand-ins again if they changed."""
+        if message.get("kind") == "presence":
+            if message.get("origin") != self.pubsub.origin:
+                await self._remote_presence(room, message)
+            return
+        version = int(message.get("version", 0))
+        if version > room.version or room.buffered < version:
             async with room.lock:
-                if int(message["version"]) > room.version:
+                if version > room.version:
                     await self._reload(room)
+                before = int(message.get("before", -1))
+                if room.buffered < version <= room.version and before >= room.buffered:
+                    room.remember(list(message.get("events", [])), before, version)
+                if room.buffered < room.version:
+                    return  # more of the events are on the way: the last of them wakes the clients
         room.wake("game")
+
+    def _give_up_gap(self, room: Room, version: int) -> None:
+        if room.buffered < version <= room.version:
+            room.buffer, room.buffer_from, room.buffered = [], room.version, room.version
+            room.wake("game")
+
+    async def _remote_presence(self, room: Room, message: dict[str, Any]) -> None:
+        origin = str(message["origin"])
+        seats = {int(k): int(v) for k, v in dict(message.get("connected", {})).items()}
+        spectators = int(message.get("spectators", 0))
+        gone = [s for s, n in room.remote.get(origin, ({}, 0))[0].items() if n and not seats.get(s)]
+        if seats or spectators:
+            room.remote[origin] = (seats, spectators)
+        else:
+            room.remote.pop(origin, None)
+        now = time.monotonic()
+        for seat in gone:
+            if not room.connections(seat):
+                room.away_since[seat] = now
+        if message.get("refresh"):
+            async with room.lock:
+                record = await asyncio.to_thread(load_room_record, self.db, room.code)
+                if record is not None:
+                    room.taken = record.taken
+                    if record.stand_ins != room.stand_ins:
+                        room.stand_ins = record.stand_ins
+                        room.stand_in_bots.clear()
+                        room.wake("game")
+        room.wake("presence")
 
     # -- bots --------------------------------------------------------------------------------
     async def hand_to_bot(self, room: Room, grant: Grant, msg: HandToBot, lang: str) -> None:
@@ -693,6 +789,7 @@ class Rooms:
                 await asyncio.to_thread(save_stand_ins, self.db, room.id, dict(room.stand_ins))
         room.wake("presence")
         room.wake("game")
+        await self._publish_presence(room, refresh=True)
         self.ensure_bots(room)
 
     def ensure_bots(self, room: Room) -> None:
@@ -732,6 +829,5 @@ class Rooms:
                     batch = await self._commit(room, before, events, None, seat)
                 except Refusal:
                     continue
-            await self.pubsub.publish(f"room:{room.code}", {"room": room.code, "version": room.version,
-                                                             "events": batch})
+            await self._publish(room, before, batch)
 
