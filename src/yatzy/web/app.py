@@ -20,17 +20,20 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Literal
 
 import segno
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import Response
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..bots import BOTS, level_name
 from ..errors import YatzyError
 from ..game import Game
 from ..i18n import _, language
-from ..registry import get_ruleset
+from ..registry import VARIANTS, get_ruleset
 from ..seats import Seat
 from ..storage import Database
 from .coaching import advise, follow_up
@@ -320,7 +323,41 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
             if not clients[address]:
                 del clients[address]
 
+    _serve_page(app, check_lang)
     return app
+
+
+# ---- the browser page (static files, no build step) -------------------------------------------
+
+STATIC = Path(__file__).parent / "static"
+
+
+def _serve_page(app: FastAPI, check_lang: Any) -> None:
+    """The page: ``/`` (the lobby) and ``/r/{code}`` (a room's invite link) are index.html,
+    its files are under ``/static``; ``/api/catalog`` names the rulesets, their options and
+    the bot levels in a language, for the lobby's form."""
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def room_page(code: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/catalog")
+    async def catalog(lang: str = Query("en")) -> dict[str, Any]:
+        """Rulesets (title, house-rule options with their values) and bot levels, in ``lang``."""
+        with language(check_lang(lang)):
+            return {
+                "rulesets": [{"id": e.name, "title": _(e.title), "options": [
+                    {"name": o.name, "help": _(o.help), "default": o.default,
+                     "choices": None if o.choices is None else [
+                         {"value": c, "label": o.label(c)} for c in o.choices],
+                     "low": o.low, "high": o.high} for o in e.options]} for e in VARIANTS],
+                "bots": [{"level": b, "name": level_name(b)} for b in BOTS],
+            }
 
 
 def _reveal(room: Room) -> Reveal:
