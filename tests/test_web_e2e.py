@@ -5,15 +5,19 @@ Two people and a bot play a whole game in two browser contexts, one of them relo
 middle; a solo game is played with the keyboard alone, its moves read from the live region;
 the fair-dice check runs at the end (and fails on a tampered roll); the high-contrast theme
 and Finnish render; axe-core finds no serious or critical violation on any screen; and the
-page's JS random numbers are Python's. Screenshots of the main screens go to docs/web-*.png.
+page's JS random numbers are Python's. Screenshots of the main screens are taken on every run;
+they go to the folder YATZY_SCREENSHOTS names (``YATZY_SCREENSHOTS=docs`` renews the README's
+docs/web-*.png), else to a temporary folder, so a test run never changes the repository.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -36,7 +40,8 @@ from yatzy.web.app import create_app  # noqa: E402
 
 Page = playwright_sync.Page
 expect = playwright_sync.expect
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(os.environ["YATZY_SCREENSHOTS"]) if os.environ.get("YATZY_SCREENSHOTS") else \
+    Path(tempfile.mkdtemp(prefix="yatzy-web-shots-"))
 
 
 def _free_port() -> int:
