@@ -322,3 +322,23 @@ def test_review_dozzy_snapshot(snap_compare: Compare) -> None:
         await pilot.press("right", "right", "right")
         await pilot.pause()
     assert snap_compare(YatzyApp(played("dozzy", seed=3), pace=0), terminal_size=SMALL, run_before=steps)
+
+
+@pilot_test
+async def test_an_analysis_made_after_the_end_is_kept_with_the_game_in_the_history() -> None:
+    """yatzy play records finished games once the screen closes; an analysis made from the
+    standings goes with its game, so the history's "lost to the coach" is filled in."""
+    from yatzy.cli import _Finished
+    from yatzy.storage import Database, player_stats
+
+    game = played()
+    done = _Finished()
+    app = YatzyApp(game, pace=0, on_game_over=done.over, on_analysis=done.analysed)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_review(pilot)
+    assert screen.analysis is not None and done.games == [game]
+    assert done.analyses[id(game)] is screen.analysis
+    done.record()
+    with Database() as db:
+        stats = {s.name: s for s in player_stats(db, "kids")}
+    assert stats["Ann"].mean_points_lost == pytest.approx(screen.analysis.seat(0).total_lost, abs=0.01)

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .actions import Roll, Score
+from .analysis import Analysis
 from .bots import BOTS
 from .dice import parse
 from .errors import YatzyError
@@ -172,14 +173,13 @@ def play(
     # the full-screen game remembers the language chosen last time unless --lang is given
     source = ctx.get_parameter_source("lang")  # Typer's own click: compare the source by name
     screen_lang = lang if getattr(source, "name", None) == "COMMANDLINE" else None
-    finished: list[Game] = []
     if full_screen and load is None and rules_ is None and players is None and not option \
             and seed is None and not roll_off:
         from .tui import run
 
-        run(lang=screen_lang, on_game_over=finished.append)  # the new game screen
-        for game in finished:  # kept once the screen is closed: no output while it is up
-            _record(game)
+        done = _Finished()
+        run(lang=screen_lang, on_game_over=done.over, on_analysis=done.analysed)  # the new game screen
+        done.record()
         return
     if load is not None:
         given = [name for name, value in (("--rules", rules_), ("--option", option or None),
@@ -218,9 +218,9 @@ def play(
         if full_screen:
             from .tui import run
 
-            run(game, lang=screen_lang, save_path=load, on_game_over=finished.append)
-            for done in finished:
-                _record(done)
+            done = _Finished()
+            run(game, lang=screen_lang, save_path=load, on_game_over=done.over, on_analysis=done.analysed)
+            done.record()
         else:
             hot_seat(game, lang=lang, console=console, record=_record)
     except YatzyError as e:
@@ -271,21 +271,42 @@ def keep(
     if full_screen:
         from .tui import run
 
-        finished: list[Game] = []
-        run(game, lang=screen_lang, on_game_over=finished.append)
-        for done in finished:  # kept once the screen is closed, a fix after the end included
-            _record(done)
+        done = _Finished()  # kept once the screen is closed, a fix after the end included
+        run(game, lang=screen_lang, on_game_over=done.over, on_analysis=done.analysed)
+        done.record()
     else:
         keep_score(game, lang=lang, console=console, record=_record)
 
 
-def _record(game: Game) -> None:
-    """Keep a finished game in the history; a failure is said, never fatal."""
-    from .storage import Database, record_game
+class _Finished:
+    """What the terminal app finished: its games, and the analyses made of them after the end,
+    kept in the history once the screen is closed (no output while it is up)."""
+
+    def __init__(self) -> None:
+        self.games: list[Game] = []
+        self.analyses: dict[int, Analysis] = {}
+
+    def over(self, game: Game) -> None:
+        self.games.append(game)
+
+    def analysed(self, game: Game, analysis: Analysis) -> None:
+        self.analyses[id(game)] = analysis
+
+    def record(self) -> None:
+        for game in self.games:
+            _record(game, self.analyses.get(id(game)))
+
+
+def _record(game: Game, analysis: Analysis | None = None) -> None:
+    """Keep a finished game in the history (with the points lost, if it was analysed); a
+    failure is said, never fatal."""
+    from .storage import Database, record_game, store_analysis
 
     try:
         with Database() as db:
             game_id = record_game(db, game)
+            if analysis is not None and analysis.actions == len(game.log):
+                store_analysis(db, game_id, analysis)
     except YatzyError as e:
         Console(stderr=True, highlight=False).print(
             _("the game could not be kept in your history: {reason}").format(reason=e))

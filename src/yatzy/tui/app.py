@@ -15,6 +15,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
 
+from ..analysis import Analysis
 from ..game import Game
 from ..i18n import _, check_language, language
 from ..session import Session
@@ -67,9 +68,12 @@ class YatzyApp(App[Game | None]):
 
     def __init__(self, game: Game | None = None, *, lang: str | None = None, save_path: Path | None = None,
                  pace: float | None = None, offer_resume: bool = True,
-                 on_game_over: Callable[[Game], None] | None = None) -> None:
+                 on_game_over: Callable[[Game], None] | None = None,
+                 on_analysis: Callable[[Game, Analysis], None] | None = None) -> None:
         super().__init__()
         self.on_game_over = on_game_over
+        self.on_analysis = on_analysis
+        """Told of each analysis the review screen makes (the CLI stores points lost with the game)."""
         self.settings = Settings.load()
         self.lang = check_language(lang) if lang is not None else self.settings.setup.lang
         self.save_path = save_path

@@ -201,6 +201,9 @@ class ReviewScreen(Screen[None]):
 
     def analysed(self, analysis: Analysis) -> None:
         self.analysis = analysis
+        tell = getattr(self.app, "on_analysis", None)
+        if tell is not None:
+            tell(self.game, analysis)
         if not self.is_attached:
             return
         self.decisions = {d.index: d for s in analysis.seats for d in s.decisions}
