@@ -58,6 +58,7 @@ function t(key, params = {}) {
 function applyStaticWords() {
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   $("#lang").value = lang;
   $("#lang").setAttribute("aria-label", t("language"));
 }
@@ -71,6 +72,18 @@ function announce(text) {
   announceCount++;
   // a new node each time, so a repeated roll with the same words is read again
   fill(region, h("p", { "data-n": String(announceCount) }, text));
+}
+
+/** A new screen: the last one's news and error go. */
+function clearNews() {
+  fill($("#announce"));
+  hideError();
+}
+
+function hideError() {
+  const box = $("#alert");
+  box.hidden = true;
+  box.textContent = "";
 }
 
 let alertTimer = null;
@@ -119,10 +132,35 @@ function go(path) {
 }
 
 let game = null; // the running game screen
+let leaving = null; // what the screen shown undoes when another one comes (listeners)
+
+/** Links inside the page: followed without a reload. */
+function link(href, text, attrs = {}) {
+  return h("a", { href, ...attrs, onclick: (e) => {
+    if (e.button || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    go(href);
+  } }, text);
+}
+
+function markNav(screen) {
+  for (const a of document.querySelectorAll("#nav a")) {
+    if (a.dataset.screen === screen) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
 
 function route() {
   if (game) { game.close(); game = null; }
+  if (leaving) { leaving(); leaving = null; }
+  clearNews();
   const code = roomCode();
+  const query = new URLSearchParams(location.search);
+  const screen = code ? "room" : query.get("screen") || "";
+  markNav(screen);
+  if (screen === "games") return showGames(query);
+  if (screen === "replay") return showReplay(query);
+  if (screen === "stats") return showStats(query);
   if (!code) return showLobby();
   const cred = store.get(`room.${code}`);
   if (cred && cred.token) {
@@ -136,6 +174,7 @@ function route() {
 
 let catalog = null;
 let lobbySeats = null;
+let lobbyDice = "server"; // "players": a scorekeeper room (dice thrown at the table, people only)
 
 async function loadCatalog() {
   catalog = await api("GET", "/api/catalog");
@@ -145,7 +184,7 @@ function seatRow(seat, index, redraw) {
   const id = `seat-${index}`;
   const kind = h("select", { id: `${id}-kind`, onchange: (e) => { seat.kind = e.target.value; redraw(); } },
     h("option", { value: "person", selected: seat.kind === "person" }, t("person")),
-    h("option", { value: "bot", selected: seat.kind === "bot" }, t("bot")));
+    lobbyDice === "players" ? null : h("option", { value: "bot", selected: seat.kind === "bot" }, t("bot")));
   const name = h("input", { id: `${id}-name`, value: seat.name || "", maxlength: "40", autocomplete: "off",
     placeholder: seat.kind === "bot" ? t("bot_name_placeholder") : t("player_n", { n: index + 1 }),
     oninput: (e) => { seat.name = e.target.value; } });
@@ -170,6 +209,20 @@ async function showLobby() {
   lobbySeats ??= [{ kind: "person", name: "" }, { kind: "bot", level: "beginner" }];
   const ruleset = h("select", { id: "ruleset", onchange: () => drawOptions() },
     catalog.rulesets.map((r) => h("option", { value: r.id }, r.title)));
+  const diceFrom = h("select", { id: "dice-from", "aria-describedby": "dice-from-note", onchange: () => {
+    lobbyDice = diceFrom.value;
+    if (lobbyDice === "players") for (const s of lobbySeats) if (s.kind === "bot") { s.kind = "person"; s.name = ""; }
+    drawDice();
+    redraw();
+  } },
+  h("option", { value: "server", selected: lobbyDice === "server" }, t("dice_server")),
+  h("option", { value: "players", selected: lobbyDice === "players" }, t("dice_players")));
+  const diceNote = h("p", { id: "dice-from-note", class: "hint" });
+  const serverOnly = h("div", {});
+  const drawDice = () => {
+    diceNote.textContent = t(lobbyDice === "players" ? "dice_players_note" : "dice_server_note");
+    serverOnly.hidden = lobbyDice === "players";
+  };
   const optionsBox = h("div", { class: "options" });
   const drawOptions = () => {
     const rs = catalog.rulesets.find((r) => r.id === ruleset.value);
@@ -185,6 +238,7 @@ async function showLobby() {
     }));
   };
   drawOptions();
+  drawDice();
   const seatList = h("ol", { class: "seats" });
   const redraw = () => fill(seatList, ...lobbySeats.map((s, i) => seatRow(s, i, redraw)));
   redraw();
@@ -196,14 +250,16 @@ async function showLobby() {
   const form = h("form", { class: "card", onsubmit: (e) => { e.preventDefault(); createRoom(); } },
     h("h2", {}, t("new_game")),
     h("div", { class: "field" }, h("label", { for: "ruleset" }, t("ruleset")), ruleset),
+    h("div", { class: "field" }, h("label", { for: "dice-from" }, t("dice_from")), diceFrom, diceNote),
     h("fieldset", {}, h("legend", {}, t("house_rules")), optionsBox),
     h("fieldset", {}, h("legend", {}, t("players")), seatList,
       h("button", { type: "button", onclick: () => {
         if (lobbySeats.length < 8) { lobbySeats.push({ kind: "person", name: "" }); redraw(); }
       } }, t("add_seat"))),
     check("hot-seat", "hot_seat", false), check("spectators", "allow_spectators", true),
-    check("roll-off", "roll_off", false),
-    h("div", { class: "field" }, h("label", { for: "pace" }, t("bot_pace")), pace),
+    check("coach-on", "coach_on", true),
+    fill(serverOnly, check("roll-off", "roll_off", false),
+      h("div", { class: "field" }, h("label", { for: "pace" }, t("bot_pace")), pace)),
     h("button", { type: "submit", class: "primary", id: "create" }, t("create_room")));
 
   const codeInput = h("input", { id: "join-code", autocomplete: "off", autocapitalize: "characters",
@@ -235,9 +291,11 @@ async function showLobby() {
       options[el.dataset.option] = el.tagName === "INPUT" ? Number(el.value) : el.value;
     }
     const hot = $("#hot-seat").checked;
+    const keeper = lobbyDice === "players";
     const body = {
       ruleset: ruleset.value, options, lang, hot_seat: hot, spectators: $("#spectators").checked,
-      roll_off: $("#roll-off").checked, bot_pace: Number(pace.value),
+      coach: $("#coach-on").checked, dice_from: lobbyDice,
+      roll_off: !keeper && $("#roll-off").checked, bot_pace: Number(pace.value),
       seats: lobbySeats.map((s) => s.kind === "bot"
         ? { kind: "bot", level: s.level || "beginner", ...(s.name ? { name: s.name } : {}) }
         : { kind: "person", ...(s.name ? { name: s.name } : {}) }),
@@ -293,6 +351,318 @@ async function showJoin(code) {
         : h("button", { type: "button", onclick: () => take(s.seat) }, t("take_seat", { name: s.name }))))),
     info.spectators ? h("button", { type: "button", onclick: watch }, t("watch")) : null,
     h("p", {}, h("a", { href: "/" }, t("back_to_lobby")))));
+}
+
+// ---- history: the games played, a game's replay, statistics --------------------------------
+
+function dateText(iso) {
+  if (!iso) return "";
+  try {
+    return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  } catch { return iso; }
+}
+
+function rulesetTitle(id) {
+  return catalog?.rulesets.find((r) => r.id === id)?.title ?? id;
+}
+
+/** A ruleset filter (``all``: with "every ruleset"); ``onpick`` gets the chosen id. */
+function rulesetPicker(id, chosen, all, onpick) {
+  return h("div", { class: "field inline-field" }, h("label", { for: id }, t("ruleset")),
+    h("select", { id, onchange: (e) => onpick(e.target.value) },
+      all ? h("option", { value: "", selected: !chosen }, t("all_rulesets")) : null,
+      catalog.rulesets.map((r) => h("option", { value: r.id, selected: r.id === chosen }, r.title))));
+}
+
+async function needCatalog() {
+  if (catalog) return true;
+  try { await loadCatalog(); return true; } catch (e) { showError(e.message); return false; }
+}
+
+function screenHead(title) {
+  document.title = `${title} · Yatzy`;
+  return h("h1", { class: "screen-h", id: "screen-h" }, title);
+}
+
+async function showGames(query) {
+  if (!(await needCatalog())) return;
+  const ruleset = query.get("ruleset") || "";
+  const list = h("ol", { class: "plain games", id: "games" });
+  const more = h("button", { type: "button", id: "more-games", hidden: true }, t("more_games"));
+  const status = h("p", { id: "games-status" }, t("loading"));
+  fill(main, h("section", { class: "history", "aria-labelledby": "screen-h" },
+    screenHead(t("nav_games")),
+    rulesetPicker("games-ruleset", ruleset, true, (r) => go(r ? `/?screen=games&ruleset=${encodeURIComponent(r)}` : "/?screen=games")),
+    status, list, more));
+  let offset = 0;
+  const page = 20;
+  const load = async () => {
+    let found;
+    const filter = ruleset ? `&ruleset=${encodeURIComponent(ruleset)}` : "";
+    try { found = await api("GET", `/api/games?finished=true&limit=${page}&offset=${offset}${filter}`); } catch (e) {
+      status.textContent = e.message;
+      return;
+    }
+    offset += found.length;
+    for (const g of found) list.append(gameItem(g));
+    status.textContent = offset ? t("games_shown", { n: offset }) : t("no_games");
+    more.hidden = found.length < page;
+  };
+  more.addEventListener("click", load);
+  await load();
+}
+
+/** " (bot)" after a bot's name, unless its name says so already (a level's name). */
+function botTag(seat) {
+  return seat.kind === "bot" && !seat.name.toLowerCase().includes(t("bot").toLowerCase()) ? ` (${t("bot")})` : "";
+}
+
+function gameItem(g) {
+  const seats = [...g.seats].sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
+  return h("li", { class: "card game-item", "data-game": String(g.id) },
+    h("h2", {}, h("span", {}, g.title || rulesetTitle(g.ruleset)), " ",
+      h("span", { class: "when" }, dateText(g.finished_at || g.started_at))),
+    g.dice_from === "players" ? h("p", { class: "badge" }, t("keeper_badge")) : null,
+    h("ol", { class: "plain results" }, seats.map((s) => h("li", { class: s.won ? "winner" : null },
+      t("result", { rank: s.rank ?? "–", name: s.name, total: s.total }),
+      botTag(s),
+      s.won ? h("span", { class: "tag" }, t("won")) : null,
+      s.points_lost !== null && s.points_lost !== undefined
+        ? h("span", { class: "lost" }, ` · ${t("lost_short", { points: s.points_lost.toFixed(1) })}`) : null))),
+    h("p", {}, link(`/?screen=replay&game=${g.id}`, t("replay_game"), {
+      "aria-label": t("replay_game_n", { n: g.id, title: g.title || rulesetTitle(g.ruleset) }) })));
+}
+
+const describeMove = (v) => {
+  const last = v.last;
+  if (!last) return t("replay_start");
+  const name = v.players[last.player]?.name ?? "?";
+  if (last.kind === "roll") return t("replay_rolled", { name, dice: v.dice ? diceText(v.dice) : "" });
+  if (last.kind === "score") {
+    const box = v.players[last.player].boxes[last.number - 1];
+    return t("replay_scored", { name, points: box?.points ?? 0, box: box ? `${box.number} ${box.name}` : last.action });
+  }
+  return t("replay_moved", { name, action: last.action });
+};
+
+function diceRow(dice, count) {
+  const faces = dice || Array(count).fill(null);
+  return h("ul", { class: "dice replay-dice", "aria-label": t("dice") }, faces.map((face, i) =>
+    h("li", { class: face ? "die" : "die blank" },
+      h("span", { class: "face", "aria-hidden": "true" },
+        ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((p) => h("span", { class: face && PIPS[face].includes(p) ? "pip on" : "pip" }))),
+      h("span", { class: "sr-only" }, face ? t("die_label", { n: i + 1, face }) : t("die_empty", { n: i + 1 })))));
+}
+
+async function showReplay(query) {
+  const id = Number(query.get("game"));
+  let step = Math.max(0, Number(query.get("step")) || 0);
+  let steps = null;
+  if (!(await needCatalog())) return;
+  const heading = screenHead(t("replay_n", { n: id }));
+  const where = h("p", { id: "replay-step", class: "replay-step" });
+  const move = h("p", { id: "replay-move", class: "replay-move" });
+  const next = h("p", { id: "replay-following", class: "hint" });
+  const diceBox = h("div", { id: "replay-dice" });
+  const card = h("div", { class: "card-wrap", tabindex: "0", role: "region", "aria-labelledby": "replay-caption" });
+  const button = (key, text, to) => h("button", { type: "button", id: `replay-${key}`, "aria-keyshortcuts": key === "prev" ? "ArrowLeft" : key === "next" ? "ArrowRight" : key === "first" ? "Home" : "End",
+    onclick: () => show(to()) }, text);
+  const controls = h("div", { class: "actions replay-controls", role: "group", "aria-label": t("replay_controls") },
+    button("first", t("replay_first"), () => 0), button("prev", t("replay_prev"), () => step - 1),
+    button("next", t("replay_next"), () => step + 1), button("last", t("replay_last"), () => steps ?? 0));
+  fill(main, h("section", { class: "replay", "aria-labelledby": "screen-h" }, heading, where, controls,
+    h("p", { class: "hint" }, t("replay_keys")),
+    h("section", { class: "card", "aria-labelledby": "replay-move-h" },
+      h("h2", { id: "replay-move-h", class: "small-h" }, t("replay_at")), move, diceBox, next),
+    card,
+    h("p", {}, link("/?screen=games", t("back_to_games")))));
+  let asked = 0;
+  async function show(to, first = false) {
+    to = Math.max(0, steps === null ? to : Math.min(to, steps));
+    const ask = ++asked;
+    let r;
+    try { r = await api("GET", `/api/games/${id}/replay?step=${to}`); } catch (e) {
+      where.textContent = e.message;
+      showError(e.message);
+      return;
+    }
+    if (ask !== asked) return; // a later step was asked meanwhile
+    step = r.step;
+    steps = r.steps;
+    const v = r.view;
+    heading.textContent = `${t("replay_n", { n: id })} · ${v.title}`;
+    where.textContent = t("replay_position", { step, steps, round: Math.min(v.round, v.rounds), rounds: v.rounds });
+    move.textContent = describeMove(v);
+    next.textContent = r.next_action ? t("replay_next_action", { action: r.next_action }) : t("game_over");
+    fill(diceBox, diceRow(v.dice, v.dice?.length || 5));
+    fill(card, cardTable(v, { captionId: "replay-caption", caption: t("scorecard") }));
+    for (const [key, off] of [["first", step === 0], ["prev", step === 0], ["next", step >= steps], ["last", step >= steps]]) {
+      $(`#replay-${key}`).setAttribute("aria-disabled", String(off));
+    }
+    history.replaceState({}, "", `/?screen=replay&game=${id}&step=${step}`);
+    if (!first) announce(`${where.textContent} ${move.textContent}`);
+  }
+  const onKey = (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const tag = e.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: steps ?? 0 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    show(to);
+  };
+  document.addEventListener("keydown", onKey);
+  leaving = () => document.removeEventListener("keydown", onKey);
+  await show(step, true);
+}
+
+// the score-distribution chart: an SVG drawn from /api/stats's histogram, with a data table
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  for (const c of children) if (c !== null && c !== undefined) el.append(c);
+  return el;
+}
+
+function histogramChart(hist, width) {
+  const bins = hist.bins;
+  const label = (b) => (hist.bin === 1 ? String(b.low) : `${b.low}–${b.low + hist.bin - 1}`);
+  const most = Math.max(1, ...bins.map((b) => b.count));
+  const rowH = 30;
+  const left = 88;
+  const right = 40;
+  const top = 8;
+  const height = top + bins.length * rowH + 30;
+  const span = Math.max(40, width - left - right);
+  const step = Math.max(1, Math.ceil(most / 5));
+  const ticks = [];
+  for (let c = 0; c <= most; c += step) ticks.push(c);
+  const x = (c) => left + (c / most) * span;
+  const desc = t("chart_desc", { n: hist.count, bins: bins.filter((b) => b.count).map((b) => `${label(b)}: ${b.count}`).join(", ") });
+  return svgEl("svg", { class: "chart", width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-labelledby": "chart-title chart-desc" },
+  svgEl("title", { id: "chart-title" }, t("chart_title", { ruleset: rulesetTitle(hist.ruleset) })),
+  svgEl("desc", { id: "chart-desc" }, desc),
+  ...ticks.map((c) => svgEl("g", { class: "tick" },
+    svgEl("line", { x1: x(c), x2: x(c), y1: top, y2: top + bins.length * rowH, class: "grid" }),
+    svgEl("text", { x: x(c), y: top + bins.length * rowH + 20, "text-anchor": "middle" }, String(c)))),
+  ...bins.map((b, i) => {
+    const y = top + i * rowH;
+    return svgEl("g", { class: "bar" },
+      svgEl("text", { x: left - 8, y: y + rowH / 2 + 5, "text-anchor": "end", class: "bin" }, label(b)),
+      b.count ? svgEl("rect", { x: left, y: y + 4, width: Math.max(2, x(b.count) - left), height: rowH - 8, rx: 3 }) : null,
+      svgEl("text", { x: x(b.count) + 6, y: y + rowH / 2 + 5, class: "count" }, String(b.count)));
+  }),
+  svgEl("line", { x1: left, x2: left, y1: top, y2: top + bins.length * rowH, class: "axis" }));
+}
+
+async function showStats(query) {
+  if (!(await needCatalog())) return;
+  const ruleset = query.get("ruleset") || catalog.rulesets[0].id;
+  const body = h("div", { class: "stats-body" }, h("p", {}, t("loading")));
+  fill(main, h("section", { class: "stats", "aria-labelledby": "screen-h" },
+    screenHead(t("stats_of", { ruleset: rulesetTitle(ruleset) })),
+    rulesetPicker("stats-ruleset", ruleset, false, (r) => go(`/?screen=stats&ruleset=${encodeURIComponent(r)}`)),
+    body));
+  let st;
+  try { st = await api("GET", `/api/stats?ruleset=${encodeURIComponent(ruleset)}`); } catch (e) {
+    fill(body, h("p", {}, e.message));
+    return;
+  }
+  if (!st.histogram.count) {
+    fill(body, h("p", { id: "no-stats" }, t("no_stats")));
+    return;
+  }
+  const pct = (x) => `${Math.round(x * 100)} %`;
+  const chartBox = h("div", { class: "chart-box", id: "chart" });
+  const draw = () => fill(chartBox, histogramChart(st.histogram, Math.min(720, Math.max(260, chartBox.clientWidth || 600))));
+  const hist = st.histogram;
+  const binLabel = (b) => (hist.bin === 1 ? String(b.low) : `${b.low}–${b.low + hist.bin - 1}`);
+  fill(body,
+    h("section", { class: "card", "aria-labelledby": "dist-h" },
+      h("h2", { id: "dist-h" }, t("distribution")),
+      h("p", {}, t("distribution_explain", { n: hist.count, bin: hist.bin })),
+      chartBox,
+      h("details", { class: "chart-data" }, h("summary", {}, t("chart_table")),
+        h("table", { class: "data", id: "chart-table" },
+          h("caption", { class: "sr-only" }, t("distribution")),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("totals")), h("th", { scope: "col" }, t("games")))),
+          h("tbody", {}, hist.bins.map((b) => h("tr", {}, h("th", { scope: "row" }, binLabel(b)), h("td", {}, String(b.count)))))))),
+    h("section", { class: "card", "aria-labelledby": "players-h" },
+      h("h2", { id: "players-h" }, t("player_stats")),
+      h("div", { class: "card-wrap", tabindex: "0", role: "region", "aria-labelledby": "players-h" },
+        h("table", { class: "data", id: "player-stats" },
+          h("thead", {}, h("tr", {}, [t("name"), t("games"), t("wins"), t("mean"), t("best"), t("bonus_rate"),
+            t("yatzy_rate"), t("mean_lost")].map((x) => h("th", { scope: "col" }, x)))),
+          h("tbody", {}, st.players.map((p) => h("tr", {},
+            h("th", { scope: "row" }, p.name, botTag(p)),
+            h("td", {}, String(p.games)), h("td", {}, String(p.wins)), h("td", {}, p.mean.toFixed(1)),
+            h("td", {}, String(p.best)), h("td", {}, pct(p.bonus_rate)), h("td", {}, pct(p.yatzy_rate)),
+            h("td", {}, p.mean_points_lost === null ? "–" : p.mean_points_lost.toFixed(1)))))))),
+    h("section", { class: "card", "aria-labelledby": "records-h" },
+      h("h2", { id: "records-h" }, t("records")),
+      h("ol", { class: "records", id: "records" }, st.records.map((r) => h("li", {},
+        t("record", { name: r.name, total: r.total }), r.finished_at ? ` · ${dateText(r.finished_at)}` : "", " · ",
+        link(`/?screen=replay&game=${r.game_id}`, t("replay_game"), {
+          "aria-label": t("replay_record", { name: r.name, total: r.total }) }))))));
+  draw();
+  let timer = null;
+  const onResize = () => { clearTimeout(timer); timer = setTimeout(draw, 150); };
+  window.addEventListener("resize", onResize);
+  leaving = () => window.removeEventListener("resize", onResize);
+}
+
+// ---- a scorecard (the game's, and a replay's read-only one) --------------------------------
+
+/** The scorecard table of a view; ``acting``'s legal boxes are buttons calling ``onScore``. */
+function cardTable(v, { acting = null, onScore = null, captionId = "card-caption", caption = null } = {}) {
+  const options = new Map(v.score_options.map((o) => [o.number, o]));
+  const players = v.players;
+  const head = h("tr", {}, h("th", { scope: "col" }, t("box")), players.map((p) =>
+    h("th", { scope: "col", class: p.current ? "current" : null },
+      p.current ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null, p.name,
+      p.level_name ? h("span", { class: "level" }, ` (${p.level_name})`) : null,
+      p.current ? h("span", { class: "sr-only" }, ` (${t("playing_now")})`) : null)));
+  const rows = [];
+  const boxes = players[0].boxes;
+  const bonusAfter = new Map();
+  players[0].bonuses.forEach((b, bi) => bonusAfter.set(Math.max(...b.boxes), [...(bonusAfter.get(Math.max(...b.boxes)) || []), bi]));
+  for (const box of boxes) {
+    rows.push(h("tr", { class: box.section }, h("th", { scope: "row" }, h("span", { class: "no" }, `${box.number} `), box.name),
+      players.map((p, pi) => {
+        const points = p.boxes[box.number - 1].points;
+        const option = onScore && pi === acting ? options.get(box.number) : null;
+        if (points !== null) return h("td", { class: p.current ? "current" : null }, String(points));
+        if (option) {
+          return h("td", { class: "current" }, h("button", { type: "button", class: "score", "data-key": `score-${box.id}`,
+            "aria-label": t("score_in", { points: option.points, box: `${box.number} ${box.name}` }),
+            onclick: () => onScore(option) }, `+${option.points}`));
+        }
+        return h("td", { class: p.current ? "current" : null }, h("span", { class: "sr-only" }, t("open")));
+      })));
+    for (const bi of bonusAfter.get(box.number) || []) {
+      rows.push(h("tr", { class: "bonus" }, h("th", { scope: "row" }, players[0].bonuses[bi].name),
+        players.map((p) => {
+          const b = p.bonuses[bi];
+          return h("td", { class: p.current ? "current" : null }, b.points ? String(b.points)
+            : h("span", { class: b.reachable ? "progress" : "progress lost" }, `${b.subtotal}/${b.threshold + (b.strict ? 1 : 0)}`));
+        })));
+    }
+  }
+  if (v.has_yahtzee_bonus) {
+    rows.push(h("tr", { class: "bonus" }, h("th", { scope: "row" }, t("yahtzee_bonus")),
+      players.map((p) => h("td", {}, String(p.yahtzee_bonus)))));
+  }
+  if (v.has_saved_rolls) {
+    rows.push(h("tr", { class: "bonus" }, h("th", { scope: "row" }, t("saved_rolls")),
+      players.map((p) => h("td", {}, String(p.bank)))));
+  }
+  return h("table", { class: "scorecard" },
+    h("caption", { id: captionId }, caption ?? t("scorecard")),
+    h("thead", {}, head), h("tbody", {}, rows),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("total")), players.map((p) =>
+      h("td", { class: p.current ? "current" : null }, String(p.total))))));
 }
 
 // ---- the game ------------------------------------------------------------------------------
@@ -371,6 +741,124 @@ class GameScreen {
     const id = `${Date.now().toString(36)}-${this.actionSeq}-${Math.random().toString(36).slice(2, 8)}`;
     this.lastAct = { id, action };
     this.send({ type: "act", id, version: this.view.version, action });
+    return id;
+  }
+
+  newId(kind) {
+    this.actionSeq++;
+    return `${kind}-${Date.now().toString(36)}-${this.actionSeq}`;
+  }
+
+  // -- a scorekeeper room: typed dice, undo, a fix of an earlier round --
+  keeperForm() {
+    const input = h("input", { id: "typed-dice", type: "text", inputmode: "numeric", autocomplete: "off",
+      maxlength: "12", spellcheck: "false", "aria-describedby": "typed-dice-help typed-dice-error" });
+    return h("form", { id: "keeper-form", class: "keeper-form", hidden: true, onsubmit: (e) => {
+      e.preventDefault();
+      this.typeDice(input.value);
+    } },
+    h("label", { for: "typed-dice" }, t("dice_thrown")),
+    h("div", { class: "inline" }, input, h("button", { type: "submit", class: "primary", id: "enter-dice" }, t("enter_dice"))),
+    h("p", { id: "typed-dice-help", class: "hint" }, t("dice_thrown_help")),
+    h("p", { id: "typed-dice-error", class: "field-error" }));
+  }
+
+  typeDice(text) {
+    const digits = text.replace(/[\s,]/g, "");
+    if (!/^[1-6]+$/.test(digits)) {
+      const message = t("dice_digits");
+      this.setDiceError(message);
+      showError(message);
+      return;
+    }
+    this.setDiceError(null);
+    this.typedAct = this.act(`r = ${digits}`);
+  }
+
+  setDiceError(message) {
+    const error = $("#typed-dice-error");
+    const input = $("#typed-dice");
+    if (!error || !input) return;
+    error.textContent = message ? `✘ ${message}` : "";
+    if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+  }
+
+  undo() {
+    if (!this.view) return;
+    this.send({ type: "undo", id: this.newId("undo"), version: this.view.version });
+  }
+
+  renderKeeper() {
+    const v = this.view;
+    const keeper = this.keeper();
+    const e = this.el;
+    const rolls = v.legal_actions.some((a) => a === "r" || a.startsWith("k "));
+    e.roll.hidden = keeper;
+    e.hint.textContent = t(keeper ? "keeper_hint" : "keys_hint");
+    e.keeperForm.hidden = !keeper || !rolls;
+    e.badge.hidden = !keeper;
+    e.badge.textContent = keeper ? t("keeper_badge") : "";
+    const player = this.cred.role !== "spectator";
+    const undoable = keeper && !v.over && v.last && v.last.undoable && this.isMe(v.last.player);
+    e.keeperBar.hidden = !keeper || !player || v.version === 0;
+    const undo = $("#undo");
+    undo.hidden = !undoable;
+    if (undoable) undo.textContent = t("undo_action", { action: v.last.action });
+  }
+
+  async openAmend() {
+    const dialog = this.el.amend;
+    let found;
+    try { found = await api("GET", `/api/rooms/${this.code}/rounds`); } catch (e) { showError(e.message); return; }
+    const v = this.view;
+    const mine = found.filter((r) => this.cred.role === "table" || r.seat === this.cred.seat);
+    if (!mine.length) { showError(t("no_rounds")); return; }
+    const boxName = (seat, id) => {
+      const b = v.players[seat].boxes.find((x) => x.id === id);
+      return b ? `${b.number} ${b.name}` : id;
+    };
+    const roundSelect = h("select", { id: "amend-round", onchange: () => pick() },
+      mine.map((r) => h("option", { value: String(r.turn) },
+        t("round_entry", { name: v.players[r.seat].name, number: r.number, dice: diceText(r.dice), box: boxName(r.seat, r.box) }))));
+    const diceInput = h("input", { id: "amend-dice", type: "text", inputmode: "numeric", autocomplete: "off",
+      maxlength: "12", spellcheck: "false", "aria-describedby": "amend-dice-help amend-error" });
+    const boxSelect = h("select", { id: "amend-box" });
+    const pick = () => {
+      const r = mine.find((x) => String(x.turn) === roundSelect.value);
+      diceInput.value = r.dice.join("");
+      fill(boxSelect, v.players[r.seat].boxes.map((b) =>
+        h("option", { value: b.id, selected: b.id === r.box }, `${b.number} ${b.name}`)));
+    };
+    roundSelect.value = String(mine[mine.length - 1].turn);
+    fill(dialog, h("form", { method: "dialog", onsubmit: (e) => {
+      e.preventDefault();
+      const digits = diceInput.value.replace(/[\s,]/g, "");
+      if (!/^[1-6]+$/.test(digits)) { this.setAmendError(t("dice_digits")); return; }
+      this.setAmendError(null);
+      this.amendAct = this.newId("amend");
+      this.send({ type: "amend", id: this.amendAct, version: this.view.version, turn: Number(roundSelect.value),
+        dice: [...digits].map(Number), box: boxSelect.value });
+    } },
+    h("h2", { id: "amend-h" }, t("fix_round")),
+    h("p", {}, t("fix_round_explain")),
+    h("div", { class: "field" }, h("label", { for: "amend-round" }, t("which_round")), roundSelect),
+    h("div", { class: "field" }, h("label", { for: "amend-dice" }, t("dice_thrown")), diceInput,
+      h("span", { id: "amend-dice-help", class: "hint" }, t("dice_thrown_help"))),
+    h("div", { class: "field" }, h("label", { for: "amend-box" }, t("box")), boxSelect),
+    h("p", { id: "amend-error", class: "field-error", role: "alert" }),
+    h("div", { class: "actions" },
+      h("button", { type: "submit", class: "primary", id: "amend-save" }, t("save_fix")),
+      h("button", { type: "button", onclick: () => dialog.close() }, t("cancel")))));
+    pick();
+    dialog.showModal();
+    roundSelect.focus();
+  }
+
+  setAmendError(message) {
+    const error = $("#amend-error");
+    if (error) error.textContent = message ? `✘ ${message}` : "";
+    const input = $("#amend-dice");
+    if (input) { if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid"); }
   }
 
   receive(text) {
@@ -395,7 +883,22 @@ class GameScreen {
       this.advice = m;
       this.renderCoach();
       if (m.status !== "preparing" && m.options?.length) announce(`${t("coach")}: ${m.options[0].description}`);
+    } else if (m.type === "ack") {
+      if (this.typedAct && m.id === this.typedAct) {
+        this.typedAct = null;
+        const input = $("#typed-dice");
+        if (input) input.value = "";
+        if (input?.getAttribute("aria-invalid")) hideError();
+        this.setDiceError(null);
+      }
+      if (this.amendAct && m.id === this.amendAct) {
+        this.amendAct = null;
+        this.el.amend.close();
+        announce(t("round_fixed"));
+      }
     } else if (m.type === "error") {
+      if (this.typedAct && m.id === this.typedAct) { this.typedAct = null; this.setDiceError(m.message); }
+      if (this.amendAct && m.id === this.amendAct) { this.amendAct = null; this.setAmendError(m.message); }
       if (m.code === "unauthorized" || m.code === "unknown_room") {
         this.closed = true;
         store.set(`room.${this.code}`, null);
@@ -514,16 +1017,22 @@ class GameScreen {
       presence: h("section", { class: "card", "aria-labelledby": "presence-h" }),
       fair: h("section", { class: "card fair", "aria-labelledby": "fair-h" }),
       log: h("section", { class: "card log", "aria-labelledby": "log-h" }),
+      keeperForm: this.keeperForm(),
+      keeperBar: h("div", { class: "actions keeper-bar", id: "keeper-bar", hidden: true },
+        h("button", { type: "button", id: "undo", onclick: () => this.undo() }, t("undo")),
+        h("button", { type: "button", id: "fix-round", onclick: () => this.openAmend() }, t("fix_round"))),
+      amend: h("dialog", { id: "amend", class: "amend", "aria-labelledby": "amend-h" }),
+      badge: h("p", { id: "keeper-badge", class: "badge", hidden: true }),
     };
     const e = this.el;
     fill(main, h("div", { class: "game" },
       h("div", { class: "play" },
-        e.heading, e.conn, e.meta, e.standings,
+        e.heading, e.conn, e.meta, e.badge, e.standings,
         e.tableTop = h("section", { class: "table-top", "aria-labelledby": "dice-h" },
           h("h2", { id: "dice-h", class: "sr-only" }, t("dice")),
-          e.dice, h("div", { class: "actions" }, e.roll, e.coachButton), e.choice, e.coach, e.board,
-          h("p", { class: "hint", id: "keys-hint" }, t("keys_hint"))),
-        e.card),
+          e.dice, e.keeperForm, h("div", { class: "actions" }, e.roll, e.coachButton), e.choice, e.coach, e.board,
+          e.hint = h("p", { class: "hint", id: "keys-hint" }, t("keys_hint"))),
+        e.keeperBar, e.card, e.amend),
       h("div", { class: "aside" }, e.invite, e.presence, e.fair, e.log)));
     this.renderInvite();
     this.renderPresence();
@@ -540,6 +1049,7 @@ class GameScreen {
     this.el.tableTop.hidden = v.over;
     if (!this.invitePlaced) { this.invitePlaced = true; this.el.invite.open = v.version === 0 && !v.over; }
     this.renderDice();
+    this.renderKeeper();
     this.renderChoice();
     this.renderBoard();
     this.renderCard();
@@ -551,12 +1061,18 @@ class GameScreen {
     if (focusKey) {
       const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again && document.activeElement !== again) again.focus({ preventScroll: true });
-      else if (!again && mine) this.el.roll.focus({ preventScroll: true }); // only after one's own move
+      else if (!again && mine) { // only after one's own move
+        (this.keeper() ? $("#typed-dice") : this.el.roll).focus({ preventScroll: true });
+      }
     }
   }
 
+  keeper() {
+    return (this.view?.dice_from ?? this.welcome?.dice_from) === "players";
+  }
+
   canKeep() {
-    return this.view && this.view.dice && this.view.legal_actions.some((a) => a.startsWith("k "));
+    return !this.keeper() && this.view && this.view.dice && this.view.legal_actions.some((a) => a.startsWith("k "));
   }
 
   renderDice() {
@@ -656,53 +1172,9 @@ class GameScreen {
 
   renderCard() {
     const v = this.view;
-    const acting = v.legal_actions.length ? v.current : null;
-    const options = new Map(v.score_options.map((o) => [o.number, o]));
-    const players = v.players;
-    const head = h("tr", {}, h("th", { scope: "col" }, t("box")), players.map((p) =>
-      h("th", { scope: "col", class: p.current ? "current" : null },
-        p.current ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null, p.name,
-        p.level_name ? h("span", { class: "level" }, ` (${p.level_name})`) : null,
-        p.current ? h("span", { class: "sr-only" }, ` (${t("playing_now")})`) : null)));
-    const rows = [];
-    const boxes = players[0].boxes;
-    const bonusAfter = new Map();
-    players[0].bonuses.forEach((b, bi) => bonusAfter.set(Math.max(...b.boxes), [...(bonusAfter.get(Math.max(...b.boxes)) || []), bi]));
-    for (const box of boxes) {
-      rows.push(h("tr", { class: box.section }, h("th", { scope: "row" }, h("span", { class: "no" }, `${box.number} `), box.name),
-        players.map((p, pi) => {
-          const points = p.boxes[box.number - 1].points;
-          const option = pi === acting ? options.get(box.number) : null;
-          if (points !== null) return h("td", { class: p.current ? "current" : null }, String(points));
-          if (option) {
-            return h("td", { class: "current" }, h("button", { type: "button", class: "score", "data-key": `score-${box.id}`,
-              "aria-label": t("score_in", { points: option.points, box: `${box.number} ${box.name}` }),
-              onclick: () => this.score(option) }, `+${option.points}`));
-          }
-          return h("td", { class: p.current ? "current" : null }, h("span", { class: "sr-only" }, t("open")));
-        })));
-      for (const bi of bonusAfter.get(box.number) || []) {
-        rows.push(h("tr", { class: "bonus" }, h("th", { scope: "row" }, players[0].bonuses[bi].name),
-          players.map((p) => {
-            const b = p.bonuses[bi];
-            return h("td", { class: p.current ? "current" : null }, b.points ? String(b.points)
-              : h("span", { class: b.reachable ? "progress" : "progress lost" }, `${b.subtotal}/${b.threshold + (b.strict ? 1 : 0)}`));
-          })));
-      }
-    }
-    if (v.has_yahtzee_bonus) {
-      rows.push(h("tr", { class: "bonus" }, h("th", { scope: "row" }, t("yahtzee_bonus")),
-        players.map((p) => h("td", {}, String(p.yahtzee_bonus)))));
-    }
-    if (v.has_saved_rolls) {
-      rows.push(h("tr", { class: "bonus" }, h("th", { scope: "row" }, t("saved_rolls")),
-        players.map((p) => h("td", {}, String(p.bank)))));
-    }
-    const table = h("table", { class: "scorecard", onkeydown: (e) => this.tableKey(e) },
-      h("caption", { id: "card-caption" }, t("scorecard")),
-      h("thead", {}, head), h("tbody", {}, rows),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("total")), players.map((p) =>
-        h("td", { class: p.current ? "current" : null }, String(p.total))))));
+    const table = cardTable(v, { acting: v.legal_actions.length ? v.current : null,
+      onScore: (option) => this.score(option) });
+    table.addEventListener("keydown", (e) => this.tableKey(e));
     fill(this.el.card, table);
   }
 
@@ -721,7 +1193,13 @@ class GameScreen {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const tag = e.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if (this.el.amend.open) return;
+    if (this.keeper() && (e.key === "r" || e.key === "R")) {
+      if (!this.el.keeperForm.hidden) { e.preventDefault(); $("#typed-dice").focus(); }
+      return;
+    }
     if (/^[1-6]$/.test(e.key)) {
+      if (this.keeper()) return;
       const i = Number(e.key) - 1;
       if (i < this.diceCount) { e.preventDefault(); this.toggle(i); }
     } else if (e.key === "r" || e.key === "R") {
@@ -800,7 +1278,18 @@ class GameScreen {
         h("li", { class: st.rank === 1 ? "winner" : null }, t("standing", { rank: st.rank, name: st.name, total: st.total })))),
       h("p", {}, t(winners.length > 1 ? "winners" : "winner", { names: winners.join(", ") })),
       this.analysisPart(),
-      h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); go("/"); } }, t("new_game"))));
+      h("div", { class: "links" },
+        this.gameId !== undefined ? h("p", {}, link(`/?screen=replay&game=${this.gameId}`, t("replay_this"))) : null,
+        h("p", {}, link(`/?screen=games&ruleset=${encodeURIComponent(v.ruleset)}`, t("nav_games"))),
+        h("p", {}, link(`/?screen=stats&ruleset=${encodeURIComponent(v.ruleset)}`, t("stats_of", { ruleset: v.title }))),
+        h("p", {}, link("/", t("new_game")))));
+    if (this.gameId === undefined && !this.askedGameId) {
+      this.askedGameId = true;
+      api("GET", `/api/rooms/${this.code}`).then((info) => {
+        this.gameId = info.game_id;
+        if (!this.closed) this.renderStandings();
+      }).catch(() => {});
+    }
   }
 
   renderLog() {
@@ -853,6 +1342,10 @@ class GameScreen {
   renderFair() {
     const el = this.el?.fair;
     if (!el) return;
+    if (this.keeper()) {
+      fill(el, h("h2", { id: "fair-h" }, t("keeper_dice")), h("p", {}, t("keeper_explain")));
+      return;
+    }
     const commitment = this.welcome?.commitment;
     const parts = [h("h2", { id: "fair-h" }, t("fair_dice")), h("p", {}, t("fair_explain")),
       commitment ? h("p", {}, t("commitment"), ": ", h("code", { class: "hash" }, commitment)) : null];
@@ -893,6 +1386,13 @@ async function init() {
     if (game) { game.build(); if (game.view) game.render(false); game.reconnect(); } else route();
   });
   $("#home").addEventListener("click", (e) => { e.preventDefault(); go("/"); });
+  for (const a of document.querySelectorAll("#nav a")) {
+    a.addEventListener("click", (e) => {
+      if (e.button || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      go(a.getAttribute("href"));
+    });
+  }
   window.addEventListener("popstate", route);
   route();
 }
