@@ -34,11 +34,10 @@ from test_web_support import BOT, DATABASES, POSTGRES, REDIS, database_url, post
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
-from yatzy.storage import Database, load_game
-from yatzy.storage.database import reading
+from yatzy.storage import Database
 from yatzy.web.protocol import Act
 from yatzy.web.pubsub import InProcessPubSub, PubSub
-from yatzy.web.rooms import Grant, Refusal, Rooms, RoomSettings
+from yatzy.web.rooms import Grant, Refusal, Rooms, RoomSettings, load_room_record
 
 # ---- the row version, without Redis ------------------------------------------------------------
 
@@ -66,8 +65,8 @@ async def _race(db: Database) -> None:
     assert refused[0].code == "conflict" and refused[0].resync
     # the loser loaded the winner's action back: both hold the same game, and so does the database
     assert made.game.to_dict() == theirs.game.to_dict()
-    with reading(db) as s:
-        assert load_game(s, made.game_id).to_dict() == made.game.to_dict()
+    stored = load_room_record(db, made.code)  # the game's save and the actions appended to it
+    assert stored is not None and stored.game.to_dict() == made.game.to_dict()
     assert len(made.game.log) == 1
     # the loser's process plays on from there
     winner, loser = (one, two) if acks[0].id == "from-one" else (two, one)

@@ -9,11 +9,16 @@ extra brings the driver).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
-from collections.abc import Iterator
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 from sqlalchemy import URL, Engine, create_engine, event, make_url
@@ -22,6 +27,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..i18n import _
 from .errors import StorageError
+
+T = TypeVar("T")
 
 DB_FILE = "games.sqlite3"
 """The default database's file name in the data folder."""
@@ -114,11 +121,17 @@ class Database:
     function of :mod:`yatzy.storage` takes a Database (each call is its own transaction)
     or a SQLAlchemy Session (a write is a savepoint in the session's transaction, which the
     caller commits).
+
+    SQLite lets one transaction write at a time; the threads of one process that write to it
+    take turns on a lock here rather than in SQLite's busy handler, which sleeps up to 100 ms
+    between tries.
     """
 
     def __init__(self, url: str | URL | Engine | None = None, *, upgrade: bool = True) -> None:
         self.engine = url if isinstance(url, Engine) else make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.write_lock = threading.RLock() if self.engine.dialect.name == "sqlite" else None
+        """SQLite: held by a thread of this process while it writes (see above)."""
         if upgrade:
             from .migrate import upgrade as upgrade_schema
 
@@ -128,6 +141,25 @@ class Database:
     def url(self) -> str:
         """The database's URL, password hidden."""
         return shown(self.engine.url)
+
+    def use_wal(self) -> None:
+        """SQLite file: write-ahead logging (kept in the file), so reading never waits for a
+        writer and a commit is one append and one sync; a server's choice (nothing else for
+        PostgreSQL or an in-memory database).
+
+        :raises StorageError: the database could not be changed.
+        """
+        if self.engine.dialect.name != "sqlite" or self.engine.url.database in (None, "", ":memory:"):
+            return
+        try:
+            raw = self.engine.raw_connection()  # outside a transaction, which SQLAlchemy would begin
+            try:
+                raw.cursor().execute("PRAGMA journal_mode=WAL")
+            finally:
+                raw.close()
+        except (SQLAlchemyError, sqlite3.Error) as e:
+            raise StorageError(_("could not write to the game database: {reason}; nothing was changed")
+                               .format(reason=reason(e))) from e
 
     def session(self) -> Session:
         """A new session; the caller commits or rolls back (``with db.session() as s, s.begin():``)."""
@@ -168,7 +200,7 @@ def writing(target: Target) -> Iterator[Session]:
     """
     try:
         if isinstance(target, Database):
-            with target.sessions() as session, session.begin():
+            with target.write_lock or contextlib.nullcontext(), target.sessions() as session, session.begin():
                 session.connection(execution_options={WRITE: True})
                 yield session
         else:
@@ -193,3 +225,93 @@ def reading(target: Target) -> Iterator[Session]:
             yield target
     except SQLAlchemyError as e:
         raise StorageError(_("could not read the game database: {reason}").format(reason=reason(e))) from e
+
+
+class GroupCommit:
+    """Writes from many callers committed together: each write (a function of a Session) runs
+    in a savepoint of its own, and every write waiting when a transaction starts shares its
+    one commit (one sync of the disk for them all, instead of one each).
+
+    A write that raises is rolled back alone (its savepoint) and its caller gets the error;
+    if the commit itself fails, every write of the transaction fails with
+    :class:`StorageError` and none of them is stored. Writes run on one thread of their own,
+    ordered by the ``order`` key each caller gives (PostgreSQL: rows are locked in one order,
+    so two processes' transactions do not deadlock).
+    """
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._queue: queue.SimpleQueue[tuple[Any, Any, asyncio.Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start = threading.Lock()
+
+    async def run(self, order: Any, write: Callable[[Session], T]) -> T:
+        """Run ``write`` in the next shared transaction; its result once that is committed.
+
+        :raises StorageError: the write failed (what it raised) or the commit failed.
+        """
+        with self._start:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._work, name="group-commit", daemon=True)
+                self._thread.start()
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put((order, write, future))
+        return await future
+
+    def close(self) -> None:
+        """Stop the thread once the writes already handed in are done."""
+        with self._start:
+            if self._thread is not None and self._thread.is_alive():
+                self._queue.put(None)
+                self._thread.join(30)
+            self._thread = None
+
+    def _work(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while True:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            batch.sort(key=lambda job: job[0])
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Any, Any, asyncio.Future[Any]]]) -> None:
+        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+        try:
+            with writing(self.db) as session:
+                for _order, write, future in batch:
+                    try:
+                        with session.begin_nested():
+                            outcomes.append((future, write(session), None))
+                    except SQLAlchemyError as e:
+                        outcomes.append((future, None, StorageError(
+                            _("could not write to the game database: {reason}; nothing was changed").format(
+                                reason=reason(e)))))
+                    except Exception as e:
+                        outcomes.append((future, None, e))
+        except Exception as e:  # the commit failed: nothing of the batch is stored
+            failed = e if isinstance(e, StorageError) else StorageError(str(e))
+            outcomes = [(future, None, failed) for _order, _write, future in batch]
+        for future, result, error in outcomes:
+            future.get_loop().call_soon_threadsafe(_settle, future, result, error)
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)

@@ -205,3 +205,23 @@ class RoomActionRow(Base):
     version: Mapped[int] = mapped_column(Integer)
     """The room's version right after the action."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class RoomLogRow(Base):
+    """One accepted action of a room's game that its save in ``games`` does not hold yet.
+
+    Committing an action appends one row (in the transaction that bumps the room's version);
+    the game's save is rewritten only at the end of the game (and after a scorekeeper room's
+    undo or correction), when the room's rows are deleted. A room's game is its save's log
+    followed by these rows from ``position`` = the save's log length on, in order.
+    """
+
+    __tablename__ = "room_log"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The action's index in the game's log (0 first)."""
+    action: Mapped[dict[str, Any]] = mapped_column(JSON_TYPE)
+    """The action as in a save's log (``action_to_dict``)."""
+
+    __table_args__ = (CheckConstraint("position >= 0", name="position"),)

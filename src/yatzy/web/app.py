@@ -188,6 +188,7 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     :raises InvalidActionError: an unknown pub/sub URL.
     """
     database = db or Database(db_url)
+    database.use_wal()
     pubsub = PubSub.from_url(pubsub_url)
     rooms = Rooms(database, pubsub)
     clients: Counter[str] = Counter()
@@ -366,6 +367,11 @@ def _reveal(room: Room) -> Reveal:
     return Reveal(commitment=room.commitment, salt=room.salt, seed=room.game.seed, game=room.game.to_dict())
 
 
+def _reveal_json(room: Room) -> str:
+    """The reveal's JSON, made once for every client of the room."""
+    return room.memo(("reveal",), lambda: _reveal(room).to_json())  # type: ignore[no-any-return]
+
+
 async def _refuse(websocket: WebSocket, code: ErrorCode, message: str, close: int) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_text(Error(code=code, message=message).to_json())
@@ -482,8 +488,8 @@ class Connection:
                     self.put(State(version=room.version, reason="resume" if isinstance(first, Resume)
                                    else "welcome", view=view))
                 self.last_version = room.version
-                for message in self.reveal(room):
-                    self.put(message)
+                for text in self.reveal(room):
+                    self.put(text)
                 room.listeners.add(self.wake)
             await self.rooms.connected(room, grant)
             present = True
@@ -570,11 +576,11 @@ class Connection:
     def wake(self, what: str) -> None:
         self.queue.put_nowait(what)
 
-    def reveal(self, room: Room) -> list[Reveal]:
-        """The reveal, once, when the game is over."""
+    def reveal(self, room: Room) -> list[str]:
+        """The reveal (its JSON), once, when the game is over."""
         if room.over and not self.revealed and not room.keeper:
             self.revealed = True
-            return [_reveal(room)]
+            return [_reveal_json(room)]
         return []
 
     async def sender(self, room: Room, grant: Grant) -> None:
@@ -590,23 +596,28 @@ class Connection:
                 if item == "game":
                     async with room.lock:
                         messages = self.catch_up(room, grant)
-                    for message in messages:
-                        await self.ws.send_text(message.to_json())
+                    for text in messages:
+                        await self.ws.send_text(text)
                     continue
-                await self.ws.send_text(item.to_json())
+                await self.ws.send_text(item if isinstance(item, str) else item.to_json())
         except Exception:  # the client went away: the receiving side ends the connection
             return
 
-    def catch_up(self, room: Room, grant: Grant) -> list[State | Events | Reveal]:
-        """What this client has not seen (under the room's lock): the events after its last
-        version and its new view (a full state if those events are no longer kept), and the
-        reveal at the end."""
+    def catch_up(self, room: Room, grant: Grant) -> list[str]:
+        """What this client has not seen (under the room's lock), as JSON: the events after
+        its last version and its new view (a full state if those events are no longer kept),
+        and the reveal at the end. Each distinct message is made once for all the clients that
+        get it (the same view, the same last version)."""
         if self.last_version is None or self.last_version == room.version or room.catching_up:
             return []
-        view = room.view(grant, self.lang)
-        events = room.events_after(self.last_version)
-        messages: list[State | Events | Reveal] = [
-            State(version=room.version, reason="conflict", view=view) if events is None
-            else Events(version=room.version, events=events, view=view)]
+        last = self.last_version
+
+        def make() -> str:
+            view = room.view(grant, self.lang)
+            events = room.events_after(last)
+            return (State(version=room.version, reason="conflict", view=view) if events is None
+                    else Events(version=room.version, events=events, view=view)).to_json()
+
+        text: str = room.memo(("catch_up", room.viewer(grant), self.lang, last), make)
         self.last_version = room.version
-        return messages + self.reveal(room)
+        return [text, *self.reveal(room)]

@@ -8,9 +8,12 @@ secret tokens (the database keeps only their SHA-256) and the dice commitment
 **One writer per game.** In a process, every change of a room happens under the room's
 asyncio lock. Across processes, the room's row carries a version (the number of accepted
 actions): an action is committed only if the row still has the version the process saw
-(``UPDATE ... WHERE version = :seen``), in the same transaction as the game's new log
-(:func:`yatzy.storage.record_game`) and the client action id. A process that loses the race
-reloads the room from the database and the client gets a full state.
+(``UPDATE ... WHERE version = :seen``), in the same transaction as the client action id and
+the action itself, appended to the room's log (``room_log``: one small row, whatever the
+game's length). The game's whole save (:func:`yatzy.storage.record_game`, what the history
+and statistics read) is written in that transaction only every :data:`CHECKPOINT` actions,
+at the end of the game, and after a scorekeeper room's undo or correction. A process that
+loses the race reloads the room from the database and the client gets a full state.
 
 **Several processes.** Every accepted action is published on the room's channel
 (``room:CODE``) with its events and the versions before and after it. A process that holds
@@ -23,7 +26,8 @@ others read those from the database again.
 **Committed before broadcast.** An action is applied to the game in memory, committed, and
 only then acknowledged and published; if the commit fails the room is reloaded from the
 database, so memory never runs ahead of what is stored. A restarted server loads each room
-back (lazily, on first use) from its last committed action.
+back (lazily, on first use) from its last committed action: the save's log and the appended
+actions after it, every roll checked against the seed (a room's log cannot choose dice).
 """
 
 from __future__ import annotations
@@ -38,18 +42,19 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, insert, select, update
 
 from ..actions import Roll, parse_action
 from ..bots import BOTS, Player, make_bot
 from ..errors import IllegalActionError, InvalidActionError, YatzyError
-from ..game import Game
+from ..game import Game, action_to_dict
 from ..i18n import _, language
 from ..keeping import correction, rounds
 from ..session import Event, Session
-from ..storage import Database, StorageError, load_game, record_game
-from ..storage.database import reading, writing
-from ..storage.schema import GameRow, RoomActionRow, RoomRow, RoomTokenRow
+from ..storage import Database, StorageError, record_game
+from ..storage.database import GroupCommit, Target, reading, writing
+from ..storage.games import replay_save
+from ..storage.schema import GameRow, RoomActionRow, RoomLogRow, RoomRow, RoomTokenRow
 from ..views import GameView, game_view, last_move
 from .fairness import commitment, new_salt
 from .protocol import Ack, Act, Amend, ErrorCode, HandToBot, Presence, SeatPresence, Undo
@@ -65,6 +70,9 @@ EVENT_BUFFER = 2000
 GAP_WAIT = 1.0
 """Seconds to wait for another process's events that the database already has, before the
 clients get a full state instead."""
+CHECKPOINT = 50
+"""Actions appended to a room's log between two writes of its game's whole save (which the
+history and statistics read); the end of the game always writes it."""
 
 Role = Literal["seat", "table", "spectator"]
 
@@ -137,6 +145,10 @@ class RoomRecord:
     version: int
     game: Game
     taken: set[int]
+    saved: int = 0
+    """How many of the game's actions its save in ``games`` holds (the rest are appended rows)."""
+    accepted: dict[str, tuple[int | None, int]] = field(default_factory=dict)
+    """Every accepted client action id -> (seat, version after)."""
 
 
 def store_room(db: Database, game: Game, settings: RoomSettings, salt: str) -> tuple[int, str, int]:
@@ -157,17 +169,39 @@ def store_room(db: Database, game: Game, settings: RoomSettings, salt: str) -> t
 
 
 def load_room_record(db: Database, code: str) -> RoomRecord | None:
-    """The room with this code, its game replayed from the database (None if there is none)."""
+    """The room with this code, its game replayed from the database (None if there is none):
+    the save's log, then the actions appended after it, seeded dice checked against the seed.
+
+    :raises StorageError: the database failed, or the stored game no longer loads.
+    """
     with reading(db) as s:
         row = s.scalar(select(RoomRow).where(RoomRow.code == code))
         if row is None:
             return None
-        game = load_game(s, row.game_id)
+        stored = s.get(GameRow, row.game_id)
+        if stored is None:
+            raise StorageError(_("there is no game {id} in the database").format(id=row.game_id))
+        save, dice_from = stored.save, stored.dice_from
+        saved = len(save["log"])
+        appended = s.execute(select(RoomLogRow.position, RoomLogRow.action).where(
+            RoomLogRow.room_id == row.id, RoomLogRow.position >= saved).order_by(RoomLogRow.position)).all()
         taken = set(s.scalars(select(RoomTokenRow.seat).where(
             RoomTokenRow.room_id == row.id, RoomTokenRow.role == "seat")))
-        return RoomRecord(row.id, row.code, row.game_id, RoomSettings.from_dict(row.settings),
-                          {int(k): str(v) for k, v in row.stand_ins.items()}, row.salt, row.commitment,
-                          max(row.version, len(game.log)), game, {t for t in taken if t is not None})
+        accepted = {cid: (seat, version) for cid, seat, version in s.execute(
+            select(RoomActionRow.client_action_id, RoomActionRow.seat, RoomActionRow.version)
+            .where(RoomActionRow.room_id == row.id))}
+    if [p for p, _a in appended] != list(range(saved, saved + len(appended))):
+        raise StorageError(_("stored game {id} does not load: its appended actions have gaps").format(
+            id=row.game_id))
+    try:
+        game = replay_save({**save, "log": [*save["log"], *(a for _p, a in appended)]}, dice_from)
+    except YatzyError as e:
+        raise StorageError(_("stored game {id} does not load: {error}").format(
+            id=row.game_id, error=e)) from None
+    return RoomRecord(row.id, row.code, row.game_id, RoomSettings.from_dict(row.settings),
+                      {int(k): str(v) for k, v in row.stand_ins.items()}, row.salt, row.commitment,
+                      max(row.version, len(game.log)), game, {t for t in taken if t is not None},
+                      saved, accepted)
 
 
 def issue_token(db: Database, room_id: int, role: Role, seat: int | None = None) -> str | None:
@@ -194,40 +228,48 @@ def check_token(db: Database, room_id: int, token: str) -> Grant | None:
         return Grant(row.role, row.seat)  # type: ignore[arg-type]
 
 
-def commit_action(db: Database, room: Room, seen: int, client_action_id: str | None,
-                  seat: int | None, rewrite: bool = False) -> None:
-    """Commit the room's game after one accepted action (its version was ``seen`` before),
-    with the client action id, in one transaction. ``rewrite`` (keeper): a scorekeeper room's
-    undo or correction, after which the log no longer continues the stored one: the stored
-    log is written anew (and an earlier analysis dropped).
+def commit_action(db: Target, room: Room, seen: int, client_action_id: str | None,
+                  seat: int | None, rewrite: bool = False) -> bool:
+    """Commit the room's game after one accepted action (its version was ``seen`` before) in
+    one transaction: the room's version bump (only if it is still ``seen``), the client action
+    id, and the actions the database lacks appended to the room's log; or, every
+    :data:`CHECKPOINT` actions and at the end of the game, the game's whole save
+    (:func:`yatzy.storage.record_game`) instead of the appended rows. ``rewrite`` (keeper): a
+    scorekeeper room's undo or correction, after which the log no longer continues the stored
+    one: the stored log is written anew (and an earlier analysis dropped). Returns whether
+    the whole save was written.
 
     :raises RoomConflictError: the stored room is no longer at ``seen`` (another process wrote).
     :raises StorageError: the database failed; nothing was written.
     """
     now = datetime.now(UTC)
     version = room.version  # keeper: undos and corrections count too
+    log = room.game.log
+    whole = rewrite or room.over or len(log) - room.saved >= CHECKPOINT
     with writing(db) as s:
-        done = s.connection().execute(
+        connection = s.connection()
+        done = connection.execute(
             update(RoomRow.__table__).where(RoomRow.id == room.id, RoomRow.version == seen)  # type: ignore[arg-type]
             .values(version=version, updated_at=now))
         if done.rowcount != 1:
             raise RoomConflictError(_("another server process moved this game first"))
-        if rewrite:  # keeper: the stored log is written anew
-            stored = s.get(GameRow, room.game_id, with_for_update=True)
-            assert stored is not None
-            stored.save, stored.actions = {**stored.save, "log": []}, 0
-            s.flush()
-        record_game(s, room.game, game_id=room.game_id, at=now)
         if client_action_id is not None:
-            s.add(RoomActionRow(room_id=room.id, client_action_id=client_action_id, seat=seat,
-                                version=version, created_at=now))
-
-
-def find_action(db: Database, room_id: int, client_action_id: str) -> tuple[int | None, int] | None:
-    """(seat, version after) of an accepted action with this client action id, if any."""
-    with reading(db) as s:
-        row = s.get(RoomActionRow, (room_id, client_action_id))
-        return None if row is None else (row.seat, row.version)
+            connection.execute(insert(RoomActionRow.__table__).values(  # type: ignore[arg-type]
+                room_id=room.id, client_action_id=client_action_id, seat=seat, version=version,
+                created_at=now))
+        if whole:
+            if rewrite:  # keeper: the stored log is written anew
+                stored = s.get(GameRow, room.game_id, with_for_update=True)
+                assert stored is not None
+                stored.save, stored.actions = {**stored.save, "log": []}, 0
+                s.flush()
+            record_game(s, room.game, game_id=room.game_id, at=now)
+            connection.execute(delete(RoomLogRow.__table__).where(RoomLogRow.room_id == room.id))  # type: ignore[arg-type]
+        elif room.logged < len(log):
+            connection.execute(insert(RoomLogRow.__table__), [  # type: ignore[arg-type]
+                {"room_id": room.id, "position": i, "action": action_to_dict(log[i])}
+                for i in range(room.logged, len(log))])
+    return whole
 
 
 def save_stand_ins(db: Database, room_id: int, stand_ins: dict[int, str]) -> None:
@@ -256,6 +298,10 @@ class Room:
     session: Session
     stand_ins: dict[int, str]
     taken: set[int]
+    saved: int = 0
+    """How many of the game's actions its save in ``games`` holds."""
+    logged: int = 0
+    """How many of the game's actions the database holds (the save's, then appended rows)."""
     edits: int = 0
     """The version less the log's length (keeper): every accepted change adds 1 to the
     version, but a scorekeeper room's undo shortens the log and a correction may."""
@@ -268,7 +314,9 @@ class Room:
     """... up to this version (behind :attr:`version` while another process's events are on
     their way: clients get a full state until then)."""
     accepted: dict[str, tuple[int | None, int]] = field(default_factory=dict)
-    """Client action id -> (seat, version after), for retries."""
+    """Every accepted client action id -> (seat, version after), for retries: loaded with the
+    room, so a retry needs no query (one another process accepted shows up as a conflict, after
+    which the room is loaded again)."""
     listeners: set[Listener] = field(default_factory=set)
     connected: dict[int, int] = field(default_factory=dict)
     """Seat -> open connections of its player (a table connection counts for every person)."""
@@ -278,12 +326,16 @@ class Room:
     stand_in_bots: dict[int, Player] = field(default_factory=dict)
     remote: dict[str, tuple[dict[int, int], int]] = field(default_factory=dict)
     """Other server processes' connections to this room: origin -> (seat -> count, spectators)."""
+    _memo: dict[Any, Any] = field(default_factory=dict)
+    """Views and messages made since the game last changed (see :meth:`memo`)."""
+    _memo_of: tuple[Any, ...] = ()
 
     @classmethod
     def from_record(cls, record: RoomRecord) -> Room:
         room = cls(record.id, record.code, record.game_id, record.settings, record.salt, record.commitment,
                    Session(record.game, lang=record.settings.lang), record.stand_ins, record.taken,
-                   buffer_from=record.version, buffered=record.version)
+                   saved=record.saved, logged=len(record.game.log), buffer_from=record.version,
+                   buffered=record.version, accepted=dict(record.accepted))
         now = time.monotonic()
         room.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
         room.edits = record.version - len(record.game.log)  # keeper
@@ -339,10 +391,33 @@ class Room:
             self.buffer = self.buffer[len(dropped):]
             self.buffer_from = max(self.buffer_from, max(e["version"] for e in dropped))
 
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What ``make`` makes, made once per ``key`` until the game changes (a new version,
+        event, game or stand-in): each distinct view, each distinct message's JSON, is made
+        once for every client that gets it."""
+        now = (self.version, self.session.seq, id(self.session), self.buffer_from, self.buffered,
+               tuple(sorted(self.stand_ins.items())))
+        if now != self._memo_of:
+            self._memo, self._memo_of = {}, now
+        try:
+            return self._memo[key]
+        except KeyError:
+            made = self._memo[key] = make()
+            return made
+
+    @staticmethod
+    def viewer(grant: Grant) -> tuple[str, int | None]:
+        """What a view depends on besides the language: the role, and a seat's number."""
+        return grant.role, grant.seat if grant.role == "seat" else None
+
     def view(self, grant: Grant, lang: str) -> GameView:
-        """The game as this token's holder may see it, in ``lang``: a seat's own view; the
-        table's (hot seat: the moves of whichever person is to play); a spectator's, or a seat
-        played by a stand-in bot, without moves to make."""
+        """The game as this token's holder may see it, in ``lang`` (made once per change of the
+        game for every holder of the same role and seat): a seat's own view; the table's (hot
+        seat: the moves of whichever person is to play); a spectator's, or a seat played by a
+        stand-in bot, without moves to make."""
+        return self.memo(("view", self.viewer(grant), lang), lambda: self._view(grant, lang))  # type: ignore[no-any-return]
+
+    def _view(self, grant: Grant, lang: str) -> GameView:
         viewer = grant.seat if grant.role == "seat" else None
         view = replace(game_view(self.game, viewer, lang, self.session.seq), version=self.version)  # keeper
         if grant.role == "spectator" or (not self.over and self.game.state.current in self.stand_ins):
@@ -388,6 +463,8 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self._subscriptions: dict[str, Subscription] = {}
         self._loading = asyncio.Lock()
+        self.commits = GroupCommit(db)
+        """Every room's actions: committed together, one transaction for all those waiting."""
 
     async def close(self) -> None:
         """Stop the bots and leave the pub/sub channels (at shutdown)."""
@@ -401,6 +478,7 @@ class Rooms:
         for sub in self._subscriptions.values():
             await sub.close()
         self._subscriptions.clear()
+        await asyncio.to_thread(self.commits.close)
 
     # -- making and finding ------------------------------------------------------------------
     async def create(self, game: Game, settings: RoomSettings) -> tuple[Room, str | None]:
@@ -537,14 +615,7 @@ class Rooms:
                 raise Refusal("other_seat", _("your token plays seat {mine}, not seat {seat}").format(
                     mine=grant.seat, seat=msg.seat))
             async with room.lock:
-                seen = room.accepted.get(msg.id)
-                if seen is None:
-                    seen = await asyncio.to_thread(find_action, self.db, room.id, msg.id)
-                if seen is not None:
-                    if grant.role == "seat" and seen[0] != grant.seat:
-                        raise Refusal("bad_message",
-                                      _("this client action id was used for another seat's move"))
-                    on_accepted(Ack(id=msg.id, version=seen[1], duplicate=True))
+                if self._duplicate(room, grant, msg.id, on_accepted):
                     return
                 if room.over:
                     raise Refusal("game_over", _("the game is over; no more moves"))
@@ -564,9 +635,24 @@ class Rooms:
                 finally:
                     room.session.lang = room.settings.lang
                 batch = await self._commit(room, before, events, msg.id, seat)
+                if batch is None:  # another process had accepted it: the room is loaded again
+                    self._duplicate(room, grant, msg.id, on_accepted)
+                    return
                 on_accepted(Ack(id=msg.id, version=room.version))
         await self._publish(room, before, batch)
         self.ensure_bots(room)
+
+    @staticmethod
+    def _duplicate(room: Room, grant: Grant, client_action_id: str,
+                   on_accepted: Callable[[Ack], None]) -> bool:
+        """Answer a retried action (its client action id was accepted already) with its ack."""
+        seen = room.accepted.get(client_action_id)
+        if seen is None:
+            return False
+        if grant.role == "seat" and seen[0] != grant.seat:
+            raise Refusal("bad_message", _("this client action id was used for another seat's move"))
+        on_accepted(Ack(id=client_action_id, version=seen[1], duplicate=True))
+        return True
 
     # -- scorekeeper rooms (keeper) ---------------------------------------------------------
     @staticmethod
@@ -603,11 +689,7 @@ class Rooms:
                 raise Refusal("not_keeper", _("only a scorekeeper room's typed dice and scores can be taken "
                                               "back or corrected"))
             async with room.lock:
-                seen = room.accepted.get(msg.id)
-                if seen is None:
-                    seen = await asyncio.to_thread(find_action, self.db, room.id, msg.id)
-                if seen is not None:
-                    on_accepted(Ack(id=msg.id, version=seen[1], duplicate=True))
+                if self._duplicate(room, Grant("table"), msg.id, on_accepted):
                     return
                 if msg.version != room.version:
                     raise Refusal("stale", _("the game has moved on (version {now}, not {seen}): here it is "
@@ -646,6 +728,9 @@ class Rooms:
                     room.session.lang = room.settings.lang
                 room.edits += length + 1 - len(g.log)  # the version goes up by one
                 batch = await self._commit(room, before, events, msg.id, owner, rewrite=True)
+                if batch is None:  # another process had accepted it: the room is loaded again
+                    self._duplicate(room, Grant("table"), msg.id, on_accepted)
+                    return
                 on_accepted(Ack(id=msg.id, version=room.version))
         await self._publish(room, before, batch)
 
@@ -667,19 +752,27 @@ class Rooms:
         return seat
 
     async def _commit(self, room: Room, before: int, events: list[Event], client_action_id: str | None,
-                      seat: int | None, rewrite: bool = False) -> list[dict[str, Any]]:
+                      seat: int | None, rewrite: bool = False) -> list[dict[str, Any]] | None:
         """Commit the room's game after an action (under the room's lock); on failure reload
-        the room from the database and refuse (a full state follows)."""
+        the room from the database and refuse (a full state follows). None: another process
+        had accepted this very client action id (a retry): nothing committed, the room loaded
+        again."""
         try:
-            await asyncio.to_thread(commit_action, self.db, room, before, client_action_id, seat, rewrite)
+            whole = await self.commits.run(room.id, lambda s: commit_action(
+                s, room, before, client_action_id, seat, rewrite))
         except RoomConflictError as e:
             await self._reload(room)
+            if client_action_id is not None and client_action_id in room.accepted:
+                return None
             raise Refusal("conflict", str(e), resync=True) from None
         except StorageError as e:
             log.error("room %s: commit failed: %s", room.code, e)
             await self._reload(room)
             raise Refusal("storage", _("the game could not be saved, so the move was not made: {error}")
                           .format(error=e), resync=True) from None
+        room.logged = len(room.game.log)
+        if whole:
+            room.saved = room.logged
         batch = [{**d, "version": d["version"] + room.edits} for d in map(Event.to_dict, events)]  # keeper
         room.remember(batch, before)
         if client_action_id is not None:
@@ -692,6 +785,8 @@ class Rooms:
         assert record is not None
         room.session = Session(record.game, lang=record.settings.lang)
         room.stand_ins, room.taken = record.stand_ins, record.taken
+        room.saved, room.logged = record.saved, len(record.game.log)
+        room.accepted.update(record.accepted)
         room.edits = record.version - len(record.game.log)  # keeper
         room.stand_in_bots.clear()
         if room.buffered > record.version:  # never happens unless the database lost actions
@@ -829,5 +924,6 @@ class Rooms:
                     batch = await self._commit(room, before, events, None, seat)
                 except Refusal:
                     continue
+                assert batch is not None
             await self._publish(room, before, batch)
 
