@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -265,3 +266,17 @@ def test_empty_history_screens(new_page: Any, screen: str) -> None:
     page.goto(screen)
     expect(page.locator("main")).to_contain_text(re.compile("No finished games"))
     check_axe(page, screen)
+    page.select_option("#lang", "fi")
+    expect(page.locator("#nav a").nth(1)).to_have_text("Pelatut pelit")
+    expect(page.locator("main")).to_contain_text(re.compile("Ei vielä päättyneitä pelejä|Näillä säännöillä"))
+
+
+def test_the_pages_words_are_in_every_language_with_the_same_placeholders() -> None:
+    folder = Path(__file__).parents[1] / "src" / "yatzy" / "web" / "static" / "i18n"
+    english = json.loads((folder / "en.json").read_text(encoding="utf-8"))
+    for lang in ("fi", "sv", "da", "nb", "ru"):
+        words = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+        assert set(words) == set(english), (lang, set(words) ^ set(english))
+        for key, text in words.items():
+            names = sorted(re.findall(r"\{\w+\}", text))
+            assert names == sorted(re.findall(r"\{\w+\}", english[key])), (lang, key)

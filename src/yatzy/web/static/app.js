@@ -576,7 +576,7 @@ async function showStats(query) {
   }
   const pct = (x) => `${Math.round(x * 100)} %`;
   const chartBox = h("div", { class: "chart-box", id: "chart" });
-  const draw = () => fill(chartBox, histogramChart(st.histogram, Math.min(720, Math.max(260, chartBox.clientWidth || 600))));
+  const draw = () => fill(chartBox, histogramChart(st.histogram, Math.min(960, Math.max(260, chartBox.clientWidth || 600))));
   const hist = st.histogram;
   const binLabel = (b) => (hist.bin === 1 ? String(b.low) : `${b.low}–${b.low + hist.bin - 1}`);
   fill(body,
