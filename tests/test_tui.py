@@ -458,7 +458,7 @@ async def test_an_interrupted_game_is_offered_at_the_next_start() -> None:
 
 async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
     """Let the app work until ``ready()`` (a screen being composed anew, a worker finishing)."""
-    for _ in range(300):
+    for _ in range(1000):  # 20 s: a busy machine composes screens slowly
         if ready():
             return
         await pilot.pause(0.02)
