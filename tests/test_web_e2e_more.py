@@ -6,14 +6,15 @@ one taken back, one earlier round fixed) and the game lands in the history; the 
 listed and a game replayed step by step with the keys; the statistics screen draws its
 score-distribution chart from /api/stats; the coach's best option is what the server's coach
 message says; the analysis shows each player's points lost. axe-core checks every screen.
-Screenshots go to YATZY_SCREENSHOTS (``YATZY_SCREENSHOTS=docs`` renews docs/web-stats.png),
-else to a temporary folder.
+The statistics screen's screenshot goes to YATZY_SCREENSHOTS (``YATZY_SCREENSHOTS=docs`` renews
+docs/web-stats.png), else to a temporary folder; the other screens' go to a temporary folder.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,8 @@ from test_web_e2e import DOCS, Page, check_axe, create_room, expect, play_until_
 
 # the server, the browser and its pages: test_web_e2e.py's fixtures
 base_url, browser, new_page = e2e.base_url, e2e.browser, e2e.new_page
+LOOK = Path(tempfile.mkdtemp(prefix="yatzy-web-look-"))
+"""The other screens' screenshots, to look at (only web-stats.png goes to the docs)."""
 
 
 def finished_games(page: Page, **query: Any) -> list[dict[str, Any]]:
@@ -103,6 +106,7 @@ def test_a_scorekeeper_room_records_a_game_typed_at_the_table(new_page: Any) -> 
     expect(page.locator("#typed-dice")).to_be_focused()
     type_dice(page, "13356")
     expect(page.locator("#typed-dice")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#alert")).to_be_hidden()  # the refusal is over
     expect(page.locator(".die").first).to_have_attribute("aria-label", "Die 1: 1")
     expect(page.locator("#undo")).to_have_text("Undo the last entry (r = 13356)")
     page.click("#undo")
@@ -119,13 +123,18 @@ def test_a_scorekeeper_room_records_a_game_typed_at_the_table(new_page: Any) -> 
             type_dice(page, "22566")
         type_dice(page, str(face) * 5)
         if turn == 6:
-            page.screenshot(path=str(DOCS / "web-keeper-desktop.png"), full_page=True)
+            page.screenshot(path=str(LOOK / "web-keeper-desktop.png"), full_page=True)
+            page.set_viewport_size({"width": 360, "height": 780})
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            page.screenshot(path=str(LOOK / "web-keeper-phone-playing.png"), full_page=True)
+            page.set_viewport_size({"width": 1280, "height": 900})
         score(page, boxes[face - 1])
         if turn == 4:  # Ann fixes her first round: it was 1 1 1 1 2 in ones
             page.click("#fix-round")
             dialog = page.locator("#amend")
             expect(dialog).to_be_visible()
             check_axe(page, "fix an earlier round")
+            page.screenshot(path=str(LOOK / "web-keeper-fix.png"))
             page.select_option("#amend-round", label="Ann, round 1: 1 1 1 1 1 → 1 Ones")
             expect(page.locator("#amend-box")).to_have_value("ones")
             page.fill("#amend-dice", "11112")
@@ -155,7 +164,7 @@ def test_a_scorekeeper_room_records_a_game_typed_at_the_table(new_page: Any) -> 
     expect(phone.locator("#fix-round")).to_be_hidden()  # a spectator fixes nothing
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     check_axe(phone, "scorekeeper room on a phone")
-    phone.screenshot(path=str(DOCS / "web-keeper-phone.png"), full_page=True)
+    phone.screenshot(path=str(LOOK / "web-keeper-phone.png"), full_page=True)
 
 
 # ---- history, replays, statistics -------------------------------------------------------------
@@ -171,7 +180,7 @@ def test_the_history_a_replay_stepped_with_the_keys_and_the_statistics_chart(new
     expect(page.locator(f"[data-game='{ids[-1]}']")).to_be_visible()
     expect(page.locator(".game-item").first).to_contain_text("won")
     check_axe(page, "games played")
-    page.screenshot(path=str(DOCS / "web-history.png"), full_page=True)
+    page.screenshot(path=str(LOOK / "web-history.png"), full_page=True)
 
     page.locator(f"[data-game='{ids[-1]}'] a").click()
     expect(page.locator("#replay-step")).to_contain_text("Step 0 of")
@@ -197,7 +206,7 @@ def test_the_history_a_replay_stepped_with_the_keys_and_the_statistics_chart(new
     check_axe(page, "replay")
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#replay-step")).to_contain_text(f"Step {len(steps) - 1} of")
-    page.screenshot(path=str(DOCS / "web-replay.png"), full_page=True)
+    page.screenshot(path=str(LOOK / "web-replay.png"), full_page=True)
 
     page.get_by_role("link", name="Statistics").click()
     page.select_option("#stats-ruleset", "kids")
@@ -218,9 +227,9 @@ def test_the_history_a_replay_stepped_with_the_keys_and_the_statistics_chart(new
     page.wait_for_timeout(300)  # the chart is drawn again for the narrow screen
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     check_axe(page, "statistics on a phone")
-    page.screenshot(path=str(DOCS / "web-stats-phone.png"), full_page=True)
+    page.screenshot(path=str(LOOK / "web-stats-phone.png"), full_page=True)
     page.goto("/?screen=games")
-    page.screenshot(path=str(DOCS / "web-history-phone.png"), full_page=True)
+    page.screenshot(path=str(LOOK / "web-history-phone.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 

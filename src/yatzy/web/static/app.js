@@ -771,11 +771,11 @@ class GameScreen {
       showError(message);
       return;
     }
-    this.setDiceError(null);
     this.typedAct = this.act(`r = ${digits}`);
   }
 
   setDiceError(message) {
+    this.diceError = message;
     const error = $("#typed-dice-error");
     const input = $("#typed-dice");
     if (!error || !input) return;
@@ -888,7 +888,7 @@ class GameScreen {
         this.typedAct = null;
         const input = $("#typed-dice");
         if (input) input.value = "";
-        if (input?.getAttribute("aria-invalid")) hideError();
+        if (this.diceError) hideError(); // the refusal shown in the alert is over too
         this.setDiceError(null);
       }
       if (this.amendAct && m.id === this.amendAct) {
@@ -1089,6 +1089,7 @@ class GameScreen {
       btn.setAttribute("aria-label", face ? t("die_label", { n: i + 1, face }) : t("die_empty", { n: i + 1 }));
       btn.setAttribute("aria-pressed", String(this.held.has(i)));
       btn.setAttribute("aria-disabled", String(!active || !face));
+      btn.tabIndex = this.keeper() ? -1 : 0; // typed dice are shown, not held
       btn.classList.toggle("held", this.held.has(i));
       btn.classList.toggle("blank", !face);
       fill(btn,
