@@ -33,6 +33,7 @@ actions after it, every roll checked against the seed (a room's log cannot choos
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -246,12 +247,13 @@ def commit_action(db: Target, room: Room, seen: int, client_action_id: str | Non
     version = room.version  # keeper: undos and corrections count too
     log = room.game.log
     whole = rewrite or room.over or len(log) - room.saved >= CHECKPOINT
-    with writing(db) as s:
+    with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
+        # a Session: its caller's transaction (the group commit's), no savepoint of its own
         connection = s.connection()
         done = connection.execute(
             update(RoomRow.__table__).where(RoomRow.id == room.id, RoomRow.version == seen)  # type: ignore[arg-type]
             .values(version=version, updated_at=now))
-        if done.rowcount != 1:
+        if done.rowcount != 1:  # nothing written yet
             raise RoomConflictError(_("another server process moved this game first"))
         if client_action_id is not None:
             connection.execute(insert(RoomActionRow.__table__).values(  # type: ignore[arg-type]
@@ -463,7 +465,7 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self._subscriptions: dict[str, Subscription] = {}
         self._loading = asyncio.Lock()
-        self.commits = GroupCommit(db)
+        self.commits = GroupCommit(db, clean=(RoomConflictError,))
         """Every room's actions: committed together, one transaction for all those waiting."""
 
     async def close(self) -> None:
