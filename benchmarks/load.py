@@ -78,7 +78,8 @@ def serve(db: str, port: int, pubsub: str | None) -> None:
     from yatzy.web.protocol import MAX_MESSAGE_BYTES
 
     app = create_app(db, pubsub, max_connections_per_client=100_000, rate=1000, burst=1000)
-    uvicorn.run(app, host=HOST, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES, log_level="warning")
+    uvicorn.run(app, host=HOST, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES,
+                ws_per_message_deflate=False, log_level="warning")
 
 
 def start_server(db: str, port: int, pubsub: str | None) -> subprocess.Popen[bytes]:

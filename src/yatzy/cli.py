@@ -715,7 +715,8 @@ def serve(
         web_app = create_app(db, pubsub)
     except YatzyError as e:
         _fail(e)
-    uvicorn.run(web_app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES, log_level="info")
+    uvicorn.run(web_app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES,
+                ws_per_message_deflate=False, log_level="info")
 
 
 @app.command("verify")
