@@ -41,9 +41,9 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 
 from ..actions import Roll, parse_action
 from ..bots import BOTS, Player, make_bot
@@ -229,6 +229,17 @@ def check_token(db: Database, room_id: int, token: str) -> Grant | None:
         return Grant(row.role, row.seat)  # type: ignore[arg-type]
 
 
+_ROOMS = cast(Table, RoomRow.__table__)
+_ROOM_LOG = cast(Table, RoomLogRow.__table__)
+# an action's statements, made once (their compiled form is cached; made anew for each action,
+# each one's cache key was worked out again on the writer thread)
+_BUMP = (update(_ROOMS).where(_ROOMS.c.id == bindparam("room"), _ROOMS.c.version == bindparam("seen"))
+         .values(version=bindparam("after"), updated_at=bindparam("at")))
+_ACCEPT = insert(cast(Table, RoomActionRow.__table__))
+_APPEND = insert(_ROOM_LOG)
+_DROP_LOG = delete(_ROOM_LOG).where(_ROOM_LOG.c.room_id == bindparam("room"))
+
+
 def commit_action(db: Target, room: Room, seen: int, client_action_id: str | None,
                   seat: int | None, rewrite: bool = False) -> bool:
     """Commit the room's game after one accepted action (its version was ``seen`` before) in
@@ -250,15 +261,12 @@ def commit_action(db: Target, room: Room, seen: int, client_action_id: str | Non
     with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
         # a Session: its caller's transaction (the group commit's), no savepoint of its own
         connection = s.connection()
-        done = connection.execute(
-            update(RoomRow.__table__).where(RoomRow.id == room.id, RoomRow.version == seen)  # type: ignore[arg-type]
-            .values(version=version, updated_at=now))
+        done = connection.execute(_BUMP, {"room": room.id, "seen": seen, "after": version, "at": now})
         if done.rowcount != 1:  # nothing written yet
             raise RoomConflictError(_("another server process moved this game first"))
         if client_action_id is not None:
-            connection.execute(insert(RoomActionRow.__table__).values(  # type: ignore[arg-type]
-                room_id=room.id, client_action_id=client_action_id, seat=seat, version=version,
-                created_at=now))
+            connection.execute(_ACCEPT, {"room_id": room.id, "client_action_id": client_action_id,
+                                         "seat": seat, "version": version, "created_at": now})
         if whole:
             if rewrite:  # keeper: the stored log is written anew
                 stored = s.get(GameRow, room.game_id, with_for_update=True)
@@ -266,9 +274,9 @@ def commit_action(db: Target, room: Room, seen: int, client_action_id: str | Non
                 stored.save, stored.actions = {**stored.save, "log": []}, 0
                 s.flush()
             record_game(s, room.game, game_id=room.game_id, at=now)
-            connection.execute(delete(RoomLogRow.__table__).where(RoomLogRow.room_id == room.id))  # type: ignore[arg-type]
+            connection.execute(_DROP_LOG, {"room": room.id})
         elif room.logged < len(log):
-            connection.execute(insert(RoomLogRow.__table__), [  # type: ignore[arg-type]
+            connection.execute(_APPEND, [
                 {"room_id": room.id, "position": i, "action": action_to_dict(log[i])}
                 for i in range(room.logged, len(log))])
     return whole
