@@ -25,29 +25,36 @@ class HelpScreen(ModalScreen[None]):
         super().__init__(classes="dialog")
         self.lang, self.dozzy = lang, dozzy
 
+    def heading(self) -> str:
+        return _("Keys")
+
+    def rows(self) -> list[tuple[str, str]]:
+        """Each key and what it does (called in the screen's language)."""
+        rows = [
+            ("1 … 6", _("hold or free a die (a click on it too)")),
+            ("r, " + _("space"), _("roll the dice that are not held")),
+            ("↑ ↓", _("pick a box that the dice may fill")),
+            ("Enter", _("fill the picked box (or click it twice)")),
+            ("c", _("the coach: every move ranked by the exact solver")),
+            ("w", _("warn before a move that loses points against the coach (off, 1, 3, 5, 10)")),
+            ("u", _("undo the last score, until the next roll")),
+        ]
+        if self.dozzy:
+            rows.append(("b", _("bring tiles back before the first roll (4 or more out)")))
+        return rows + [
+            ("+ −", _("bots play faster or slower")),
+            ("s", _("skip to the end of the bots' moves")),
+            ("ctrl+s", _("save the game to a file (yatzy play --load FILE goes on)")),
+            ("ctrl+t", _("low vision: black on yellow, large dice (remembered)")),
+            ("?", _("this help")),
+            ("q, ctrl+c", _("quit; an unfinished game is kept and offered next time")),
+        ]
+
     def compose(self) -> ComposeResult:
         with language(self.lang):
-            rows = [
-                ("1 … 6", _("hold or free a die (a click on it too)")),
-                ("r, " + _("space"), _("roll the dice that are not held")),
-                ("↑ ↓", _("pick a box that the dice may fill")),
-                ("Enter", _("fill the picked box (or click it twice)")),
-                ("c", _("the coach: every move ranked by the exact solver")),
-                ("w", _("warn before a move that loses points against the coach (off, 1, 3, 5, 10)")),
-                ("u", _("undo the last score, until the next roll")),
-            ]
-            if self.dozzy:
-                rows.append(("b", _("bring tiles back before the first roll (4 or more out)")))
-            rows += [
-                ("+ −", _("bots play faster or slower")),
-                ("s", _("skip to the end of the bots' moves")),
-                ("ctrl+s", _("save the game to a file (yatzy play --load FILE goes on)")),
-                ("ctrl+t", _("low vision: black on yellow, large dice (remembered)")),
-                ("?", _("this help")),
-                ("q, ctrl+c", _("quit; an unfinished game is kept and offered next time")),
-            ]
+            rows = self.rows()
             text = Text()
-            text.append(_("Keys") + "\n\n", style="bold")
+            text.append(self.heading() + "\n\n", style="bold")
             width = max(len(k) for k, _w in rows)
             for key, what in rows:
                 text.append(f" {key:<{width}} ", style="bold reverse")

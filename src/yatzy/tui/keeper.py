@@ -28,6 +28,7 @@ from ..keeping import Round, correction, rounds
 from ..session import Amended, Event, Session
 from ..views import GameView, box_label
 from .coach import CoachPanel
+from .dialogs import HelpScreen
 from .play import PlayScreen
 from .texts import dice_text, winners_text
 from .widgets import ScoreCard
@@ -201,42 +202,33 @@ class FixScreen(ModalScreen[bool]):
             self.dismiss(False)
 
 
-class KeeperHelpScreen(ModalScreen[None]):
+class KeeperHelpScreen(HelpScreen):
     """Every key of the scorekeeper, in the players' language."""
 
-    BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", show=False)]
-
     def __init__(self, lang: str, dozzy: bool, dice: int) -> None:
-        super().__init__(classes="dialog")
-        self.lang, self.dozzy, self.example = lang, dozzy, example(dice)
+        super().__init__(lang, dozzy)
+        self.example = example(dice)
 
-    def compose(self) -> ComposeResult:
-        with language(self.lang):
-            rows = [
-                (self.example, _("the dice thrown, then Enter: they go on the table")),
-                ("↑ ↓", _("pick a box that the dice may fill")),
-                (_("Enter"), _("on an empty line: fill the picked box")),
-                ("u", _("undo the dice typed or the last score")),
-                ("f", _("fix an earlier round: its dice and its box")),
-                ("c", _("the coach: the best moves for the dice on the table")),
-            ]
-            if self.dozzy:
-                rows.append(("b", _("bring tiles back before the first throw (4 or more out)")))
-            rows += [
-                ("ctrl+s", _("save the game to a file (yatzy play --load FILE goes on)")),
-                ("ctrl+t", _("low vision: black on yellow (remembered)")),
-                ("?", _("this help")),
-                ("q, ctrl+c", _("quit; an unfinished game is kept and offered next time")),
-            ]
-            text = Text()
-            text.append(_("Keys of the scorekeeper") + "\n\n", style="bold")
-            width = max(len(k) for k, _w in rows)
-            for key, what in rows:
-                text.append(f" {key:<{width}} ", style="bold reverse")
-                text.append(f"  {what}\n")
-            text.append("\n" + _("Esc closes this help."))
-        with Vertical(classes="box"):
-            yield Static(text, id="help-text")
+    def heading(self) -> str:
+        return _("Keys of the scorekeeper")
+
+    def rows(self) -> list[tuple[str, str]]:
+        rows = [
+            (self.example, _("the dice thrown, then Enter: they go on the table")),
+            ("↑ ↓", _("pick a box that the dice may fill")),
+            (_("Enter"), _("on an empty line: fill the picked box")),
+            ("u", _("undo the dice typed or the last score")),
+            ("f", _("fix an earlier round: its dice and its box")),
+            ("c", _("the coach: the best moves for the dice on the table")),
+        ]
+        if self.dozzy:
+            rows.append(("b", _("bring tiles back before the first throw (4 or more out)")))
+        return rows + [
+            ("ctrl+s", _("save the game to a file (yatzy play --load FILE goes on)")),
+            ("ctrl+t", _("low vision: black on yellow (remembered)")),
+            ("?", _("this help")),
+            ("q, ctrl+c", _("quit; an unfinished game is kept and offered next time")),
+        ]
 
 
 # ---- the play screen of a scorekeeper game ------------------------------------------------------
