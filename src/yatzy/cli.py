@@ -724,8 +724,9 @@ def verify_dice(
     file: Annotated[Path, typer.Argument(help="the JSON of /api/rooms/CODE/verify or of a reveal message")],
     lang: LangOpt = "en",
 ) -> None:
-    """Check a finished web game's dice: the revealed seed matches the commitment shown at the
-    start, and every roll follows from that seed."""
+    """Check a finished web game's dice against the seed it revealed.
+
+    The seed must match the commitment the room showed at the start; every roll must follow from it."""
     from .web.fairness import verify
 
     try:
