@@ -6,8 +6,9 @@ proves the dice fair. WebSocket ``/ws/rooms/{code}``: the protocol of
 :mod:`yatzy.web.protocol`, one :class:`Connection` per client.
 
 Limits, each refused with a clear error: messages over :data:`~yatzy.web.protocol.MAX_MESSAGE_BYTES`,
-more than ``max_connections_per_client`` connections from one address, more messages than
-the rate limit allows, and no hello within ``hello_timeout`` seconds.
+more than ``max_connections_per_client`` connections from one address, and no hello within
+``hello_timeout`` seconds. A connection sending faster than the rate limit is read more
+slowly (its messages wait, none is dropped).
 """
 
 from __future__ import annotations
@@ -180,9 +181,10 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     ``postgresql://...`` for PostgreSQL), events fanned out through ``pubsub_url`` (in
     process by default).
 
-    ``rate`` messages per second (``burst`` at once) per connection; ``public_url`` is the
-    address invite links start with (the request's own by default); ``coach_wait``: seconds
-    the coach (and the analysis) wait for a table being built before answering "preparing".
+    ``rate`` messages per second (``burst`` at once) per connection, more are read later;
+    ``public_url`` is the address invite links start with (the request's own by default);
+    ``coach_wait``: seconds the coach (and the analysis) wait for a table being built before
+    answering "preparing".
 
     :raises StorageError: the database cannot be opened or migrated.
     :raises InvalidActionError: an unknown pub/sub URL.
@@ -432,15 +434,19 @@ class Connection:
                              message=_("not a message this server reads: {where}: {error}")
                              .format(where=where, error=first.get("msg", "")))
 
-    def allowed(self) -> bool:
-        """The rate limit: a bucket of ``burst`` messages refilled at ``rate`` per second."""
+    async def throttle(self) -> None:
+        """The rate limit: a bucket of ``burst`` messages refilled at ``rate`` per second; a
+        message with the bucket empty waits for the next token. A client over the limit is
+        slowed to ``rate`` messages a second, but none of its messages is lost: a bot that
+        plays as fast as the server answers must not be left waiting for the answer to a move
+        the server dropped."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
-            return False
+            await asyncio.sleep((1 - self.tokens) / self.rate)
+            self.tokens, self.stamp = 1.0, time.monotonic()
         self.tokens -= 1
-        return True
 
     # -- the conversation ---------------------------------------------------------------------
     async def run(self) -> None:
@@ -495,11 +501,7 @@ class Connection:
             present = True
             while True:
                 text = await self.receive()
-                if not self.allowed():
-                    with language(self.lang):
-                        self.put(Error(code="rate_limited", message=_("too many messages; slow down"),
-                                       version=room.version))
-                    continue
+                await self.throttle()
                 await self.handle(room, grant, self.parse(text))
         except (_Closed, WebSocketDisconnect):
             pass

@@ -55,7 +55,7 @@ Version = Annotated[int, Field(ge=0, description="the number of actions the game
 ErrorCode = Literal[
     "bad_message", "too_large", "protocol", "hello_first", "unauthorized", "unknown_room",
     "spectator", "other_seat", "not_your_turn", "invalid_action", "illegal_action", "stale",
-    "game_over", "conflict", "storage", "not_away", "unknown_bot", "rate_limited",
+    "game_over", "conflict", "storage", "not_away", "unknown_bot",
     "too_many_connections", "internal",
     # the coach, scorekeeper rooms, and the REST features (history, analysis)
     "coach_off", "no_dice", "not_keeper", "nothing_to_verify", "not_over", "unknown_game", "no_analysis",
