@@ -189,8 +189,10 @@ def test_the_history_a_replay_stepped_with_the_keys_and_the_statistics_chart(new
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-step")).to_contain_text(f"Step 1 of {len(steps)}")
     expect(page.locator("#replay-move")).to_contain_text(" rolled ")
-    first = page.request.get(f"/api/games/{ids[-1]}/replay?step=1").json()["view"]["dice"]
+    at_one = page.request.get(f"/api/games/{ids[-1]}/replay?step=1").json()
+    first = at_one["view"]["dice"]
     expect(page.locator("#replay-dice .die").first).to_contain_text(f"Die 1: {first[0]}")
+    expect(page.locator("#replay-following")).to_have_text(f"Next move: {at_one['next_words']}")
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-step")).to_contain_text("Step 2 of")
     page.keyboard.press("ArrowLeft")

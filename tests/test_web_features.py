@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +14,25 @@ import pytest
 from fastapi.testclient import TestClient
 
 from test_web_support import BOT, Player, db_url, join, make_room
+from yatzy.actions import Roll, Score
 from yatzy.analysis import analyse
-from yatzy.bots import DozzyBot
+from yatzy.bots import DozzyBot, make_bot
 from yatzy.game import Game
+from yatzy.i18n import language
 from yatzy.registry import get_ruleset
+from yatzy.seats import Seat
 from yatzy.solver.coach import Coach
 from yatzy.solver.solve import solve
-from yatzy.storage import Database, get_game, player_stats, records, score_histogram
+from yatzy.storage import (
+    Database,
+    get_game,
+    list_games,
+    player_stats,
+    record_game,
+    records,
+    score_histogram,
+    set_points_lost,
+)
 from yatzy.web import coaching
 from yatzy.web.app import create_app
 
@@ -193,6 +207,67 @@ def test_analysis_history_replays_and_statistics(client: TestClient, tmp_path: P
     for path in ("/api/rooms/{code}/analysis", "/api/games", "/api/games/{game_id}", "/api/stats",
                  "/api/games/{game_id}/replay", "/api/rooms/{code}/rounds"):
         assert path in paths
+
+
+def bot_game(rules: str, seed: int) -> Game:
+    """Ann (played as the greedy bot) against a random bot, to the end."""
+    rs = get_ruleset(rules)
+    game = Game(rs, [Seat("Ann"), Seat.bot("random", "Rita")], seed=seed)
+    players = [make_bot("greedy", rs, seed=seed), make_bot("random", rs, seed=seed + 1)]
+    while not game.is_over:
+        game.play(players[game.state.current].act(game))
+    return game
+
+
+def test_a_replay_step_gives_the_next_move_in_words_in_the_language_asked(client: TestClient,
+                                                                         tmp_path: Path) -> None:
+    game = bot_game("kids", 3)
+    with Database(db_url(tmp_path)) as db:
+        game_id = record_game(db, game)
+    kinds = set()
+    for step in (0, 1, len(game.log) - 1):
+        action = game.log[step]
+        kinds.add(type(action))
+        for lang in ("en", "fi"):
+            got = client.get(f"/api/games/{game_id}/replay", params={"step": step, "lang": lang}).json()
+            with language(lang):
+                assert got["next_words"] == action.describe(), (step, lang)
+            assert got["next_action"] == str(action)  # the notation, as it was
+    assert kinds == {Roll, Score}
+    assert client.get(f"/api/games/{game_id}/replay", params={"step": 0, "lang": "fi"}).json()[
+        "next_words"] == "heitä kaikki nopat"  # the Finnish catalogue's, not the English msgid
+    end = client.get(f"/api/games/{game_id}/replay", params={"step": len(game.log), "lang": "fi"}).json()
+    assert end["next_action"] is None and end["next_words"] is None
+
+
+def test_history_and_statistics_answer_the_storage_dataclasses_field_by_field(client: TestClient,
+                                                                             tmp_path: Path) -> None:
+    t0 = datetime(2025, 3, 1, 12, tzinfo=UTC)
+    with Database(db_url(tmp_path)) as db:
+        first = record_game(db, bot_game("kids", 1), at=t0)
+        record_game(db, bot_game("kids", 2), at=t0 + timedelta(hours=1), title="again")
+        set_points_lost(db, first, 0, 12.5)
+        summaries, stats = list_games(db, ruleset="kids"), player_stats(db, "kids")
+        best, histogram = records(db, "kids", 5), score_histogram(db, "kids", 5)
+
+    def as_json(d: Any) -> dict[str, Any]:
+        return {k: v.isoformat().replace("+00:00", "Z") if isinstance(v, datetime) else v
+                for k, v in asdict(d).items()}
+
+    listed = client.get("/api/games", params={"ruleset": "kids"}).json()
+    assert listed == [{**as_json(s), "seats": [asdict(x) for x in s.seats], "winners": list(s.winners)}
+                      for s in summaries]
+    got = client.get("/api/stats", params={"ruleset": "kids", "bin": 5, "limit": 5}).json()
+    assert got["players"] == [asdict(p) for p in stats] and any(p["mean_points_lost"] for p in got["players"])
+    assert got["records"] == [as_json(r) for r in best]
+    assert got["histogram"] == {"ruleset": "kids", "bin": 5, "count": histogram.count,
+                                "bins": [{"low": low, "count": n} for low, n in histogram.bins]}
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    # the dataclasses' attribute docstrings are the schema's field descriptions
+    assert schemas["PlayerStats"]["properties"]["bonus_rate"]["description"].startswith("Share of games")
+    assert schemas["SeatResult"]["properties"]["rank"]["description"].startswith("1 is the best")
+    assert schemas["Record"]["description"]
+    assert schemas["GameSummaryOut"]["properties"]["dice_from"]["description"]
 
 
 def test_a_dozzy_room_has_no_analysis(client: TestClient) -> None:

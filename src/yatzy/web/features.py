@@ -14,14 +14,13 @@ its seed is revealed anyway).
 from __future__ import annotations
 
 import asyncio
-from dataclasses import asdict
 from datetime import datetime
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..actions import Roll, Score
+from ..actions import Action
 from ..analysis import Analysis, AnalysisError, Decision, analyse, check_analysable
 from ..errors import YatzyError
 from ..game import Game
@@ -29,6 +28,10 @@ from ..i18n import _, language
 from ..keeping import rounds
 from ..storage import (
     Database,
+    GameSummary,
+    PlayerStats,
+    Record,
+    SeatResult,
     UnknownGameError,
     get_game,
     list_games,
@@ -105,28 +108,16 @@ class RoundOut(BaseModel):
     box: str
 
 
-class SeatResultOut(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
-
-    seat: int
-    name: str
-    kind: str
-    level: str | None
-    total: int
-    boxes_filled: int
-    rank: int | None = Field(description="1 is the best, ties share a rank; None until the game is over")
-    won: bool | None
-    upper_bonus: bool
-    bonus_points: int
-    extra_points: int
-    yatzys: int
-    points_lost: float | None = Field(description="expected points lost to the coach, once analysed")
-
+# A storage dataclass that an answer carries as it is (``SeatResult``, ``PlayerStats``,
+# ``Record``) is the field's type itself, no pydantic copy of it: pydantic validates and
+# serializes a stdlib dataclass, and its attribute docstrings become the schema's field
+# descriptions through the enclosing model's ``use_attribute_docstrings`` (a stdlib
+# dataclass takes the config of the model it is in).
 
 class GameSummaryOut(BaseModel):
     """A stored game as a history lists it (``yatzy.storage.GameSummary``): no save, no seed."""
 
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(from_attributes=True, use_attribute_docstrings=True)
 
     id: int
     ruleset: str
@@ -139,8 +130,8 @@ class GameSummaryOut(BaseModel):
     updated_at: datetime
     finished: bool
     actions: int
-    seats: list[SeatResultOut]
-    winners: list[str]
+    seats: list[SeatResult]
+    winners: list[str] = Field(description="names of the winners (empty while unfinished)")
 
 
 class GameOut(BaseModel):
@@ -158,36 +149,9 @@ class ReplayStep(BaseModel):
     steps: int = Field(description="the actions of the whole game")
     next_action: str | None = Field(description="the action played from here, in the notation "
                                                 "(None at the end)")
+    next_words: str | None = Field(description="the same action in words, in the language asked "
+                                               "(None at the end)")
     view: GameView
-
-
-class PlayerStatsOut(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
-
-    name: str
-    kind: str
-    level: str | None
-    ruleset: str
-    games: int
-    wins: int
-    mean: float
-    best: int
-    bonus_rate: float
-    yatzy_rate: float
-    analysed: int
-    mean_points_lost: float | None
-
-
-class RecordOut(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
-
-    total: int
-    name: str
-    kind: str
-    level: str | None
-    game_id: int
-    seat: int
-    finished_at: datetime | None
 
 
 class HistogramBin(BaseModel):
@@ -205,9 +169,11 @@ class HistogramOut(BaseModel):
 class StatsOut(BaseModel):
     """Finished games of a ruleset: per player, the best totals, and the spread of totals."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     ruleset: str
-    players: list[PlayerStatsOut]
-    records: list[RecordOut]
+    players: list[PlayerStats]
+    records: list[Record]
     histogram: HistogramOut
 
 
@@ -226,13 +192,15 @@ async def _room(request: Request, code: str, lang: str) -> Room:
     return room
 
 
-def _decision(d: Decision) -> DecisionOut:
-    def words(a: Roll | Score) -> str:
-        return a.describe()
+def _words(action: Action) -> str:
+    """An action in words, in the current language (the engine's own wording)."""
+    return action.describe()
 
+
+def _decision(d: Decision) -> DecisionOut:
     return DecisionOut(index=d.index, seat=d.seat, turn=d.turn, dice=list(d.dice), rolls_left=d.rolls_left,
-                       played=str(d.played), played_words=words(d.played), best=str(d.best),
-                       best_words=words(d.best), points_lost=d.points_lost)
+                       played=str(d.played), played_words=_words(d.played), best=str(d.best),
+                       best_words=_words(d.best), points_lost=d.points_lost)
 
 
 def analysis_out(game_id: int, analysis: Analysis) -> AnalysisOut:
@@ -259,8 +227,8 @@ async def _analyse(db: Database, game_id: int, game: Game) -> Analysis:
     return analysis
 
 
-def _summary(s: Any) -> GameSummaryOut:
-    return GameSummaryOut.model_validate({**asdict(s), "winners": list(s.winners)})
+def _summary(s: GameSummary) -> GameSummaryOut:
+    return GameSummaryOut.model_validate(s)  # from its attributes: the fields and ``winners``
 
 
 # ---- rooms -----------------------------------------------------------------------------------
@@ -329,7 +297,7 @@ async def games(request: Request, player: str | None = Query(None, max_length=40
     return [_summary(s) for s in found]
 
 
-async def _finished_game(request: Request, game_id: int, lang: str) -> tuple[Any, Game]:
+async def _finished_game(request: Request, game_id: int, lang: str) -> tuple[GameSummary, Game]:
     db = _db(request)
     with language(lang):
         try:
@@ -354,14 +322,18 @@ async def game(game_id: int, request: Request, lang: str = Query("en")) -> GameO
 async def replay(game_id: int, request: Request, step: int = Query(0, ge=0),
                  lang: str = Query("en")) -> ReplayStep:
     """A finished game as it stood after ``step`` actions (0: before the first; past the end:
-    the end): the cards and dice as a spectator's view, and the action played next."""
+    the end): the cards and dice as a spectator's view, and the action played next, in the
+    notation and in words in ``lang``."""
     lang = _lang(lang)
     _summary_row, g = await _finished_game(request, game_id, lang)
     step = min(step, len(g.log))
     save = g.to_dict()
     at = Game.from_dict({**save, "log": save["log"][:step]}, check_dice=False)
+    following = g.log[step] if step < len(g.log) else None
+    with language(lang):
+        words = None if following is None else _words(following)
     return ReplayStep(game_id=game_id, step=step, steps=len(g.log),
-                      next_action=str(g.log[step]) if step < len(g.log) else None,
+                      next_action=None if following is None else str(following), next_words=words,
                       view=game_view(at, None, lang))
 
 
@@ -380,8 +352,8 @@ async def stats(request: Request, ruleset: str = Query("yatzy", max_length=40), 
         histogram = score_histogram(db, ruleset, bin, player=player)
         return StatsOut(
             ruleset=histogram.ruleset,
-            players=[PlayerStatsOut.model_validate(p) for p in player_stats(db, ruleset, player=player)],
-            records=[RecordOut.model_validate(r) for r in records(db, ruleset, limit)],
+            players=player_stats(db, ruleset, player=player),
+            records=records(db, ruleset, limit),
             histogram=HistogramOut(ruleset=histogram.ruleset, bin=histogram.bin, count=histogram.count,
                                    bins=[HistogramBin(low=low, count=n) for low, n in histogram.bins]))
 

@@ -493,7 +493,7 @@ async function showReplay(query) {
     heading.textContent = `${t("replay_n", { n: id })} · ${v.title}`;
     where.textContent = t("replay_position", { step, steps, round: Math.min(v.round, v.rounds), rounds: v.rounds });
     move.textContent = describeMove(v);
-    next.textContent = r.next_action ? t("replay_next_action", { action: r.next_action }) : t("game_over");
+    next.textContent = r.next_action ? t("replay_next_action", { action: r.next_words ?? r.next_action }) : t("game_over");
     fill(diceBox, diceRow(v.dice, v.dice?.length || 5));
     fill(card, cardTable(v, { captionId: "replay-caption", caption: t("scorecard") }));
     for (const [key, off] of [["first", step === 0], ["prev", step === 0], ["next", step >= steps], ["last", step >= steps]]) {
