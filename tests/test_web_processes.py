@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -30,7 +29,16 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from test_web_support import BOT, DATABASES, POSTGRES, REDIS, database_url, postgres_schema
+from test_web_support import (
+    BOT,
+    DATABASES,
+    POSTGRES,
+    REDIS,
+    database_url,
+    free_port,
+    postgres_schema,
+    stop_process,
+)
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -97,12 +105,6 @@ needs_both = pytest.mark.skipif(
            "server processes sharing rooms")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def server(db: str, pubsub: str, log: Path) -> Iterator[str]:
     """``yatzy serve`` in a real process on 127.0.0.1 (a free port); its base URL once it
@@ -127,12 +129,7 @@ def server(db: str, pubsub: str, log: Path) -> Iterator[str]:
             time.sleep(0.1)
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop_process(proc)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from websockets.sync.client import connect
 
-from test_web_support import BOT, Player, db_url, join, make_room
+from test_web_support import BOT, Player, db_url, free_port, join, make_room, stop_process
 from yatzy.cli import app as cli
 from yatzy.web.app import create_app
 
@@ -64,12 +63,6 @@ def test_a_new_server_goes_on_from_every_games_last_action(tmp_path: Path) -> No
             assert p.until("state", "events")["type"] == "state"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
     """``yatzy serve`` in a real process on 127.0.0.1, ready when it answers."""
@@ -89,9 +82,7 @@ def server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
             time.sleep(0.1)
         yield proc
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(10)
+        stop_process(proc, kill=True)
 
 
 def recv_until(ws: Any, kind: str) -> dict[str, Any]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import socket
+import subprocess
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -166,3 +168,26 @@ def database_url(kind: str, tmp_path: Path) -> Iterator[str]:
     else:
         with postgres_schema() as url:
             yield url
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that no one listens on (for a server started by a test)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def stop_process(proc: subprocess.Popen[Any], *, kill: bool = False, timeout: float = 10.0) -> None:
+    """Stop a server process a test started and wait for it: SIGTERM (SIGKILL with ``kill``),
+    then SIGKILL if it has not ended within ``timeout`` seconds. One that has ended is only
+    waited for."""
+    if proc.poll() is None:
+        if kill:
+            proc.kill()
+        else:
+            proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout)
