@@ -8,11 +8,10 @@ draw what the views say.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,12 @@ import pytest
 from rich.color import Color
 from textual.pilot import Pilot
 
+from test_tui_support import (
+    pilot_test,
+    play_screen,
+    private_folders,  # noqa: F401  (autouse)
+    until,
+)
 from yatzy.actions import parse_action
 from yatzy.bots import DozzyBot
 from yatzy.errors import InvalidActionError
@@ -41,25 +46,6 @@ from yatzy.views import GameView
 
 SIZE = (120, 40)
 Moves = list[Action]
-
-
-def pilot_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """Run an async pilot test in its own event loop (no async plugin needed)."""
-    @functools.wraps(test)
-    def run(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(test(*args, **kwargs))
-    return run
-
-
-@pytest.fixture(autouse=True)
-def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Settings and the unfinished game go to the test's own folders, never the user's."""
-    monkeypatch.setenv("YATZY_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path / "data"))
-
-
-def play_screen(app: YatzyApp) -> PlayScreen:
-    return next(s for s in app.screen_stack if isinstance(s, PlayScreen))
 
 
 def view_of(app: YatzyApp) -> GameView:
@@ -455,15 +441,6 @@ async def test_an_interrupted_game_is_offered_at_the_next_start() -> None:
 
 
 # ---- the new game screen ------------------------------------------------------------------
-
-async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
-    """Let the app work until ``ready()`` (a screen being composed anew, a worker finishing)."""
-    for _ in range(1000):  # 20 s: a busy machine composes screens slowly
-        if ready():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the app never got there")
-
 
 @pilot_test
 async def test_the_new_game_screen_sets_up_players_rules_and_remembers_them() -> None:

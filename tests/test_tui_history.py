@@ -8,11 +8,9 @@ answers, and snapshots at 80 x 24 in both themes keep its looks.
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import re
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static, TabbedContent
 
+from test_tui_support import Compare, pilot_test, until
 from yatzy.bots import make_bot, run
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
@@ -33,7 +32,6 @@ from yatzy.tui.review import ReviewScreen
 
 SIZE = (80, 24)
 T0 = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
-Compare = Callable[..., bool]
 
 GAMES: list[tuple[str, list[Seat]]] = [
     ("yatzy", [Seat("Ann"), Seat.bot("greedy"), Seat.bot("random", "Rita")]),
@@ -44,14 +42,6 @@ GAMES: list[tuple[str, list[Seat]]] = [
     ("yatzy", [Seat("Bo"), Seat.bot("greedy")]),
 ]
 """Finished games kept in the history, oldest first; people play as the greedy bot."""
-
-
-def pilot_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """Run an async pilot test in its own event loop (no async plugin needed)."""
-    @functools.wraps(test)
-    def run_it(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(test(*args, **kwargs))
-    return run_it
 
 
 @pytest.fixture(autouse=True)
@@ -89,15 +79,6 @@ def shown(widget: Static) -> list[str]:
     console = Console(width=widget.content_size.width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
     console.print(widget.content)
     return [line.rstrip() for line in console.export_text().splitlines()]
-
-
-async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
-    """Let the app work until ``ready()`` (a screen open, a worker done)."""
-    for _ in range(1000):
-        if ready():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the app never got there")
 
 
 async def open_history(pilot: Pilot[Any]) -> HistoryScreen:

@@ -7,17 +7,18 @@ Session; a correction goes through the fix dialog; the game lands in the history
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import random
-from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
+from test_tui_support import (
+    Compare,
+    pilot_test,
+    private_folders,  # noqa: F401  (autouse)
+)
 from yatzy.actions import Score
 from yatzy.game import Game
 from yatzy.seats import Seat
@@ -34,20 +35,6 @@ from yatzy.views import GameView
 
 SIZE = (80, 24)
 """The scorekeeper must work on the smallest usual terminal."""
-Compare = Callable[..., bool]
-
-
-def pilot_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    @functools.wraps(test)
-    def run(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(test(*args, **kwargs))
-    return run
-
-
-@pytest.fixture(autouse=True)
-def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("YATZY_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path / "data"))
 
 
 def keeper(app: YatzyApp) -> KeeperScreen:

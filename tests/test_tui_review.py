@@ -8,18 +8,21 @@ replay. Kids' Yatzy keeps the solver's table fast; the screenshots show a Yatzy 
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import re
 import threading
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, ProgressBar
 
+from test_tui_support import (
+    Compare,
+    pilot_test,
+    private_folders,  # noqa: F401  (autouse)
+    until,
+)
 from yatzy.analysis import AnalysisError, Decision, analyse, check_analysable
 from yatzy.bots import make_bot, run
 from yatzy.game import Game, Roll
@@ -32,22 +35,6 @@ from yatzy.tui.review import ReviewScreen, lost_text, points
 from yatzy.tui.texts import dice_text
 
 SMALL = (80, 24)
-Compare = Callable[..., bool]
-
-
-def pilot_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """Run an async pilot test in its own event loop (no async plugin needed)."""
-    @functools.wraps(test)
-    def run_it(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(test(*args, **kwargs))
-    return run_it
-
-
-@pytest.fixture(autouse=True)
-def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Settings and the unfinished game go to the test's own folders, never the user's."""
-    monkeypatch.setenv("YATZY_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path / "data"))
 
 
 def played(rules: str = "kids", seed: int = 5, others: tuple[str, ...] = ("Bo",), **options: Any) -> Game:
@@ -57,15 +44,6 @@ def played(rules: str = "kids", seed: int = 5, others: tuple[str, ...] = ("Bo",)
     level = "dozzy" if rs.uses_board else "greedy"
     game = Game(rs, [Seat("Ann"), *(Seat.bot(level, name) for name in others)], seed=seed)
     return run(game, [make_bot("random", rs, seed=seed), *(make_bot(level, rs) for _ in others)])
-
-
-async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
-    """Let the app work until ``ready()`` (a screen composed, a worker done)."""
-    for _ in range(500):
-        if ready():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the app never got there")
 
 
 async def open_review(pilot: Pilot[Any], analysed: bool = True) -> ReviewScreen:

@@ -7,24 +7,15 @@ the new SVGs before committing them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
-import pytest
-
+from test_tui_support import (
+    Compare,
+    private_folders,  # noqa: F401  (autouse)
+)
 from yatzy.game import Game
 from yatzy.seats import Seat
 from yatzy.tui.app import YatzyApp
 
 SIZE = (120, 40)
-Compare = Callable[..., bool]
-
-
-@pytest.fixture(autouse=True)
-def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No remembered setup, theme or unfinished game: the screens start from the defaults."""
-    monkeypatch.setenv("YATZY_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path / "data"))
 
 
 def game() -> Game:

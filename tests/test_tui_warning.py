@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
-from collections.abc import Callable, Coroutine
-from typing import Any
-
 import pytest
-from textual.pilot import Pilot
 
+from test_tui_support import pilot_test, play_screen, until
 from yatzy.actions import Roll, Score
 from yatzy.game import Game
 from yatzy.solver.coach import Coach
@@ -17,29 +12,9 @@ from yatzy.solver.solve import solve
 from yatzy.tui import coach as panel
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.dialogs import ConfirmScreen
-from yatzy.tui.play import PlayScreen
 from yatzy.tui.settings import Settings
 
 SIZE = (120, 40)
-
-
-def pilot_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    @functools.wraps(test)
-    def run(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(test(*args, **kwargs))
-    return run
-
-
-def play_screen(app: YatzyApp) -> PlayScreen:
-    return next(s for s in app.screen_stack if isinstance(s, PlayScreen))
-
-
-async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
-    for _ in range(1000):
-        if ready():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("not ready in time")
 
 
 def test_the_cost_of_every_move_is_the_solvers_regret() -> None:

@@ -1,0 +1,52 @@
+"""Helpers of the terminal game's tests (no tests here): pilot tests run in their own event
+loop, the test's own folders for settings and games, and waiting for the app to get somewhere.
+
+Imported as the web tests import test_web_support: ``from test_tui_support import ...``. The
+autouse fixture ``private_folders`` works where it is imported (``# noqa: F401`` on that import).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from yatzy.tui.app import YatzyApp
+from yatzy.tui.play import PlayScreen
+
+Compare = Callable[..., bool]
+"""pytest-textual-snapshot's ``snap_compare`` fixture."""
+
+
+def pilot_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async pilot test in its own event loop (no async plugin needed)."""
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+    return run
+
+
+@pytest.fixture(autouse=True)
+def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings and the unfinished game go to the test's own folders, never the user's."""
+    monkeypatch.setenv("YATZY_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path / "data"))
+
+
+async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
+    """Let the app work until ``ready()`` (a screen being composed anew, a worker finishing)."""
+    for _ in range(1000):  # 20 s: a busy machine composes screens slowly
+        if ready():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the app never got there")
+
+
+def play_screen(app: YatzyApp) -> PlayScreen:
+    """The play screen, under any dialogs open on it."""
+    return next(s for s in app.screen_stack if isinstance(s, PlayScreen))
