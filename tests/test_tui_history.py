@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Select, Static, TabbedContent
+from textual.widgets import Button, DataTable, Input, Select, Static, TabbedContent
 
 from test_tui_support import Compare, pilot_test, until
 from yatzy.bots import make_bot, run
@@ -134,6 +134,23 @@ async def test_h_on_the_new_game_screen_lists_finished_games_newest_first(db: Da
         # Esc goes back to the new game screen
         await pilot.press("escape")
         assert app.screen.id == "setup"
+
+
+@pilot_test
+async def test_h_in_a_text_field_is_a_letter_and_opens_the_history_elsewhere() -> None:
+    app = YatzyApp(pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.id == "setup")
+        for field, typed in (("#name-0", "x7h"), ("#seed", "7")):  # the seed field takes digits only
+            entry = app.screen.query_one(field, Input)
+            entry.focus()
+            await pilot.press("end", "x", "7", "h")
+            await pilot.pause()
+            assert entry.value.endswith(typed) and app.focused is entry
+            assert app.screen.id == "setup"
+            assert not any(isinstance(s, HistoryScreen) for s in app.screen_stack)
+        app.screen.query_one("#start", Button).focus()
+        await open_history(pilot)
 
 
 @pilot_test
