@@ -20,6 +20,7 @@ from rich.color import Color
 from textual.pilot import Pilot
 
 from test_tui_support import (
+    fill,
     pilot_test,
     play_screen,
     private_folders,  # noqa: F401  (autouse)
@@ -50,13 +51,6 @@ Moves = list[Action]
 
 def view_of(app: YatzyApp) -> GameView:
     return play_screen(app).session.view()
-
-
-async def fill(pilot: Pilot[Any], box: str) -> None:
-    """Pick a box with the arrows (Home: the first box that may be filled) and press Enter."""
-    card = pilot.app.screen.query_one(ScoreCard)
-    steps = [card.boxes[i] for i in card.pickable].index(box)
-    await pilot.press("home", *["down"] * steps, "enter")
 
 
 async def quick_turn(pilot: Pilot[Any], moves: Moves, rolls: int = 1, choice: int = -1) -> None:

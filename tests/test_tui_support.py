@@ -1,5 +1,6 @@
 """Helpers of the terminal game's tests (no tests here): pilot tests run in their own event
-loop, the test's own folders for settings and games, and waiting for the app to get somewhere.
+loop, the test's own folders for settings and games, waiting for the app to get somewhere, and
+a box filled by keys.
 
 Imported as the web tests import test_web_support: ``from test_tui_support import ...``. The
 autouse fixture ``private_folders`` works where it is imported (``# noqa: F401`` on that import).
@@ -18,6 +19,7 @@ from textual.pilot import Pilot
 
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.play import PlayScreen
+from yatzy.tui.widgets import ScoreCard
 
 Compare = Callable[..., bool]
 """pytest-textual-snapshot's ``snap_compare`` fixture."""
@@ -50,3 +52,10 @@ async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
 def play_screen(app: YatzyApp) -> PlayScreen:
     """The play screen, under any dialogs open on it."""
     return next(s for s in app.screen_stack if isinstance(s, PlayScreen))
+
+
+async def fill(pilot: Pilot[Any], box: str) -> None:
+    """Pick a box with the arrows (Home: the first box that may be filled) and press Enter."""
+    card = pilot.app.screen.query_one(ScoreCard)
+    steps = [card.boxes[i] for i in card.pickable].index(box)
+    await pilot.press("home", *["down"] * steps, "enter")

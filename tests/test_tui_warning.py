@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_tui_support import pilot_test, play_screen, until
+from test_tui_support import fill, pilot_test, play_screen, until
 from yatzy.actions import Roll, Score
 from yatzy.game import Game
 from yatzy.solver.coach import Coach
@@ -13,6 +13,7 @@ from yatzy.tui import coach as panel
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.dialogs import ConfirmScreen
 from yatzy.tui.settings import Settings
+from yatzy.views import box_label
 
 SIZE = (120, 40)
 
@@ -82,3 +83,37 @@ async def test_the_warning_asks_before_a_costly_move_and_is_remembered() -> None
         for _ in range(4):
             await pilot.press("w")
         assert app.settings.warn_above is None  # 3, 5, 10, then off
+
+
+@pilot_test
+async def test_a_costly_zero_is_asked_about_once_in_one_question_that_says_both() -> None:
+    app = YatzyApp(Game("kids", ["Ann"], seed=11), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("w")  # more than 1 point
+        await until(pilot, lambda: panel.ready(app.played.ruleset))  # type: ignore[union-attr]
+        await pilot.press("r")
+        screen = play_screen(app)
+        game = screen.game
+        options = screen.session.view().score_options
+        assert any(o.points for o in options)
+        costs = {o.id: panel.cost_of(game, Score(o.id)) for o in options if o.points == 0}
+        zero = next(o for o in options if o.id == max(costs, key=lambda box: costs[box][0]))  # type: ignore[index]
+        lost, best = costs[zero.id]  # type: ignore[misc]
+        assert lost > 1.0
+        before = list(game.log)
+        await fill(pilot, zero.id)
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        question = str(app.screen.query_one("#question").render())
+        assert question.startswith(f"Fill {box_label(zero.number, zero.name)} with 0? Other boxes")
+        assert f"loses {lost:.1f} points against the coach's best: {best.action.describe()}" in question
+        await pilot.press("n")  # not played, and no second question
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen) and game.log == before
+        await fill(pilot, zero.id)
+        await pilot.pause()
+        await pilot.press("y")  # one yes plays it
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert game.log[-1] == Score(zero.id)
+        assert screen.session.view().players[0].boxes[zero.number - 1].points == 0

@@ -322,6 +322,11 @@ class KeeperScreen(PlayScreen):
         return Text("\n".join(shown))
 
     # ---- what the players do ---------------------------------------------------------------
+    def costly(self, action: Action) -> None:
+        """No warning before a costly move here (``act`` plays every move typed), so the question
+        before a 0 names no cost either."""
+        return None
+
     def act(self, action: Action) -> None:
         try:
             self.session.act(action)

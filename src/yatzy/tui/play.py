@@ -29,6 +29,7 @@ from ..errors import YatzyError
 from ..game import Action, Game, Roll, Score
 from ..i18n import _, language
 from ..session import Event, Preparing, Rolled, SaveError, Scored, Session, TilesRestored, TurnPassed, Undone
+from ..solver.coach import Option
 from ..views import GameView, ScoreOption, box_label
 from .coach import CoachPanel, build, cost_of
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
@@ -331,13 +332,20 @@ class PlayScreen(Screen[None]):
         return keys + [("ctrl+s", _("save")), ("ctrl+t", _("contrast")), ("q", _("quit"))]
 
     # ---- what the player does -----------------------------------------------------------
+    def costly(self, action: Action) -> tuple[float, Option] | None:
+        """What a person's move loses against the coach's best, and that best move, when the
+        warning is on (w) and the move loses more than it allows; else None."""
+        warn = self.app.settings.warn_above  # type: ignore[attr-defined]
+        if warn is None or (isinstance(action, Roll) and action.result is not None):
+            return None
+        found = cost_of(self.game, action)
+        return found if found is not None and found[0] > warn else None
+
     def act(self, action: Action) -> None:
         """A person's move; with the warning on (w), a move that loses more than the chosen
         points against the coach's best is asked about first."""
-        warn = self.app.settings.warn_above  # type: ignore[attr-defined]
-        found = None if warn is None or (isinstance(action, Roll) and action.result is not None) \
-            else cost_of(self.game, action)
-        if found is not None and found[0] > warn:
+        found = self.costly(action)
+        if found is not None:
             lost, best = found
             with language(self.lang):
                 question = _("This move loses {points:.1f} points against the coach's best: {best}. "
@@ -402,8 +410,9 @@ class PlayScreen(Screen[None]):
             self.put("#picked", Text(self.picked_text(view, card.picked), style="bold"))
 
     def fill(self, box: str) -> None:
-        """Fill a box: ask first before a 0 while another box would score, then ask which tiles
-        come back when there is a choice (DOZZY)."""
+        """Fill a box: ask first before a 0 while another box would score (one question, which
+        also says what the move loses when the warning would ask too), then ask which tiles come
+        back when there is a choice (DOZZY)."""
         view = self.person_view()
         if view is None:
             return
@@ -412,17 +421,30 @@ class PlayScreen(Screen[None]):
             self.act(Score(box))  # the session says why not, naming the boxes that may be filled
             return
         if option.points == 0 and any(o.points > 0 for o in view.score_options):
+            found = self.costly(Score(box))
             with language(self.lang):
-                question = _("Fill {box} with 0? Other boxes would score points with these dice.").format(
-                    box=box_label(option.number, option.name))
+                label = box_label(option.number, option.name)
+                if found is None:
+                    question = _("Fill {box} with 0? Other boxes would score points with these dice.").format(
+                        box=label)
+                else:
+                    lost, best = found
+                    text = _("Fill {box} with 0? Other boxes would score points with these dice, and "
+                             "this move loses {points:.1f} points against the coach's best: {best}.")
+                    question = text.format(box=label, points=lost, best=best.action.describe())
+            asked = found is not None
             self.app.push_screen(ConfirmScreen(self.lang, question),
-                                 lambda yes: self.choose_tiles(option) if yes else None)
+                                 lambda yes: self.choose_tiles(option, asked) if yes else None)
             return
         self.choose_tiles(option)
 
-    def choose_tiles(self, option: ScoreOption) -> None:
+    def choose_tiles(self, option: ScoreOption, asked: bool = False) -> None:
+        """Fill the box of ``option``, asking which tiles come back when there is a choice;
+        ``asked``: the zero question has said what the move loses, so the warning does not ask
+        again."""
+        act = self.really_act if asked else self.act
         if len(option.returns) < 2:
-            self.act(Score(option.id))
+            act(Score(option.id))
             return
         with language(self.lang):
             question = _("{box}: which tiles come back?").format(box=box_label(option.number, option.name))
@@ -431,7 +453,7 @@ class PlayScreen(Screen[None]):
 
         def chosen(index: int | None) -> None:
             if index is not None:
-                self.act(Score(option.id, option.returns[index]))
+                act(Score(option.id, option.returns[index]))
 
         self.app.push_screen(ChoiceScreen(self.lang, question, choices), chosen)
 
