@@ -201,3 +201,27 @@ def test_hot_seat_spectators_and_languages(client: TestClient) -> None:
         assert illegal["code"] == "illegal_action" and illegal["message"] != "roll the dice before scoring"
         assert s.view is not None and s.view["version"] == 4 and s.view["legal_actions"] == []
         assert any(m["type"] == "events" for m in s.seen)
+
+
+def test_a_finished_room_nobody_watches_is_let_go_and_read_back_when_asked(client: TestClient) -> None:
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    rooms.keep_finished = 0.2
+    code = make_room(client, [{"name": "Ann"}, BOT], ruleset="kids")["code"]
+    with Player(client, code, join(client, code)) as ann:
+        while not (ann.view and ann.view["over"]):
+            if ann.my_turn():
+                ann.play_turn()
+            else:
+                ann.recv()
+        if not any(m["type"] == "reveal" for m in ann.seen):
+            ann.until("reveal")
+        time.sleep(0.5)
+        assert code in rooms.rooms  # Ann is still connected
+        version = ann.view["version"]
+    deadline = time.monotonic() + 10
+    while code in rooms.rooms and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert code not in rooms.rooms
+    info = client.get(f"/api/rooms/{code}").json()  # read back from the database
+    assert info["over"] and info["version"] == version and code in rooms.rooms
+    assert client.get(f"/api/rooms/{code}/verify").status_code == 200

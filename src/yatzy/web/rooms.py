@@ -71,6 +71,10 @@ EVENT_BUFFER = 2000
 GAP_WAIT = 1.0
 """Seconds to wait for another process's events that the database already has, before the
 clients get a full state instead."""
+KEEP_FINISHED = 300.0
+"""Seconds a finished game's room stays in memory once nobody here is connected to it; then
+it is let go (read back from the database if asked for again), so a long-running server
+holds only the games being played."""
 CHECKPOINT = 50
 """Actions appended to a room's log between two writes of its game's whole save (which the
 history and statistics read); the end of the game always writes it."""
@@ -152,20 +156,24 @@ class RoomRecord:
     """Every accepted client action id -> (seat, version after)."""
 
 
-def store_room(db: Database, game: Game, settings: RoomSettings, salt: str) -> tuple[int, str, int]:
-    """Store a new room and its game in one transaction; returns (room id, code, game id)."""
+def store_room(db: Target, game: Game, settings: RoomSettings, salt: str, commitment: str,
+               table_token: str | None = None) -> tuple[int, str, int]:
+    """Store a new room, its game and (a hot-seat room) the table's token in one transaction
+    (a Database's own, or the caller's Session's); returns (room id, code, game id)."""
     now = datetime.now(UTC)
-    with writing(db) as s:
+    with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
         game_id = record_game(s, game, at=now)  # keeper: the game says where its dice come from
         code = new_code()
         while s.scalar(select(RoomRow.id).where(RoomRow.code == code)) is not None:
             code = new_code()
         row = RoomRow(code=code, game_id=game_id, settings=asdict(settings), stand_ins={}, salt=salt,
-                      commitment="" if game.dice_from == "players" else commitment(game.seed, salt),  # keeper
-                      version=len(game.log), created_at=now,
-                      updated_at=now)
+                      commitment=commitment, version=len(game.log), created_at=now, updated_at=now)
         s.add(row)
         s.flush()
+        if table_token is not None:
+            s.add(RoomTokenRow(token_hash=hash_token(table_token), room_id=row.id, role="table", seat=None,
+                               created_at=now))
+            s.flush()
         return row.id, code, game_id
 
 
@@ -333,6 +341,8 @@ class Room:
     spectators: int = 0
     away_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    letting_go: asyncio.TimerHandle | None = None
+    """The timer that lets go of a finished room nobody is connected to."""
     stand_in_bots: dict[int, Player] = field(default_factory=dict)
     remote: dict[str, tuple[dict[int, int], int]] = field(default_factory=dict)
     """Other server processes' connections to this room: origin -> (seat -> count, spectators)."""
@@ -467,12 +477,15 @@ class Room:
 class Rooms:
     """The rooms a server process holds: made, loaded back, played, and fanned out."""
 
-    def __init__(self, db: Database, pubsub: PubSub | None = None) -> None:
+    def __init__(self, db: Database, pubsub: PubSub | None = None, *,
+                 keep_finished: float = KEEP_FINISHED) -> None:
         self.db = db
+        self.keep_finished = keep_finished
         self.pubsub = pubsub or InProcessPubSub()
         self.rooms: dict[str, Room] = {}
         self._subscriptions: dict[str, Subscription] = {}
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        """Rooms being loaded from the database: code -> the load (shared by all who ask)."""
         self.commits = GroupCommit(db, clean=(RoomConflictError,))
         """Every room's actions: committed together, one transaction for all those waiting."""
 
@@ -493,36 +506,78 @@ class Rooms:
     # -- making and finding ------------------------------------------------------------------
     async def create(self, game: Game, settings: RoomSettings) -> tuple[Room, str | None]:
         """A new room for ``game`` (seeded from :mod:`secrets`); returns it and, for a hot-seat
-        room, the table's token.
+        room, the table's token. Stored through the group commit (with the actions of other
+        rooms waiting then), and held from then on as it is: nothing read back.
 
         :raises InvalidActionError: a bot seat of an unknown level, or an unknown language.
+        :raises StorageError: the database failed; no room was made.
         """
-        Session(game, lang=settings.lang)  # checks the bot levels and the language
-        record_id, code, game_id = await asyncio.to_thread(store_room, self.db, game, settings, new_salt())
-        room = await self.get(code)
-        assert room is not None and room.id == record_id and room.game_id == game_id
-        table = await asyncio.to_thread(issue_token, self.db, room.id, "table") if settings.hot_seat else None
+        session = Session(game, lang=settings.lang)  # checks the bot levels and the language
+        salt = new_salt()
+        seal = "" if game.dice_from == "players" else commitment(game.seed, salt)  # keeper: no seed to seal
+        table = secrets.token_urlsafe(24) if settings.hot_seat else None
+        room_id, code, game_id = await self.commits.run(
+            -1, lambda s: store_room(s, game, settings, salt, seal, table))
+        saved = len(game.log)
+        room = Room(room_id, code, game_id, settings, salt, seal, session, {}, set(), saved=saved,
+                    logged=saved, buffer_from=saved, buffered=saved)
+        room.away_since = {i: time.monotonic() for i, s in enumerate(game.seats) if not s.is_bot}
+        await self._hold(room)
         return room, table
 
     async def get(self, code: str) -> Room | None:
-        """The room with this code, loaded from the database if this process has not yet."""
+        """The room with this code, loaded from the database if this process has not yet
+        (one load per code at a time; other rooms load meanwhile).
+
+        :raises StorageError: the database failed, or the stored game no longer loads.
+        """
         code = code.strip().upper()
         room = self.rooms.get(code)
         if room is not None:
             return room
         if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
             return None
-        async with self._loading:
-            if code in self.rooms:
-                return self.rooms[code]
-            record = await asyncio.to_thread(load_room_record, self.db, code)
-            if record is None:
-                return None
-            room = Room.from_record(record)
-            self.rooms[code] = room
-            self._subscriptions[code] = await self.pubsub.subscribe(f"room:{code}", self._handler(room))
-        self.ensure_bots(room)
+        loading = self._loading.get(code)
+        if loading is None:
+            loading = self._loading[code] = asyncio.ensure_future(self._load(code))
+            loading.add_done_callback(lambda _done: self._loading.pop(code, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, code: str) -> Room | None:
+        record = await asyncio.to_thread(load_room_record, self.db, code)
+        if record is None:
+            return None
+        if code in self.rooms:  # made here meanwhile
+            return self.rooms[code]
+        room = Room.from_record(record)
+        await self._hold(room)
         return room
+
+    async def _hold(self, room: Room) -> None:
+        """Hold a room from now on: listen on its channel and start its bots."""
+        self.rooms[room.code] = room
+        self._subscriptions[room.code] = await self.pubsub.subscribe(f"room:{room.code}", self._handler(room))
+        self.ensure_bots(room)
+        self._let_go_later(room)
+
+    def _let_go_later(self, room: Room) -> None:
+        """If the room's game is over and nobody here is connected to it, let go of it after
+        :attr:`keep_finished` seconds (unless someone connects meanwhile)."""
+        if room.letting_go is not None:
+            room.letting_go.cancel()
+            room.letting_go = None
+        if room.over and not room.listeners:
+            room.letting_go = asyncio.get_running_loop().call_later(
+                self.keep_finished, lambda: asyncio.ensure_future(self._let_go(room)))
+
+    async def _let_go(self, room: Room) -> None:
+        room.letting_go = None
+        if not room.over or room.listeners or self.rooms.get(room.code) is not room:
+            return
+        del self.rooms[room.code]
+        subscription = self._subscriptions.pop(room.code, None)
+        if subscription is not None:
+            await subscription.close()
 
     async def join(self, room: Room, seat: int | None) -> tuple[int, str]:
         """A token for a person's seat (the first free one if ``seat`` is None).
@@ -599,6 +654,7 @@ class Rooms:
             room.spectators = max(0, room.spectators - 1)
         room.wake("presence")
         await self._publish_presence(room)
+        self._let_go_later(room)
 
     async def _publish_presence(self, room: Room, refresh: bool = False) -> None:
         """Tell the other processes this one's connections to the room (``refresh``: the
@@ -809,6 +865,8 @@ class Rooms:
     async def _publish(self, room: Room, before: int, batch: list[dict[str, Any]]) -> None:
         await self.pubsub.publish(f"room:{room.code}", {"kind": "game", "room": room.code, "before": before,
                                                          "version": room.version, "events": batch})
+        if room.over:
+            self._let_go_later(room)
 
     def _handler(self, room: Room) -> Callable[[dict[str, Any]], Awaitable[None]]:
         async def handle(message: dict[str, Any]) -> None:
