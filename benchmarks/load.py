@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -72,14 +73,21 @@ def free_port() -> int:
 def serve(db: str, port: int, pubsub: str | None) -> None:
     """The server (run in its own process): no per-address connection limit to speak of, a
     rate limit no client here reaches."""
-    import uvicorn
+    from yatzy.web.app import create_app, run_server
 
-    from yatzy.web.app import create_app
-    from yatzy.web.protocol import MAX_MESSAGE_BYTES
+    started = [0.0]
 
+    def timed(phase: str, info: dict[str, int]) -> None:
+        """Say each garbage collection that stops the server for more than 20 ms."""
+        if phase == "start":
+            started[0] = time.perf_counter()
+        elif (pause := time.perf_counter() - started[0]) > 0.02:
+            print(f"server: garbage collection of generation {info['generation']} took {pause * 1000:.0f} ms "
+                  f"({info['collected']} objects freed)", file=sys.stderr)
+
+    gc.callbacks.append(timed)
     app = create_app(db, pubsub, max_connections_per_client=100_000, rate=1000, burst=1000)
-    uvicorn.run(app, host=HOST, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES,
-                ws_per_message_deflate=False, log_level="warning")
+    run_server(app, HOST, port, log_level="warning")
 
 
 def start_server(db: str, port: int, pubsub: str | None) -> subprocess.Popen[bytes]:

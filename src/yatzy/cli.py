@@ -706,17 +706,13 @@ def serve(
     lang: LangOpt = "en",
 ) -> None:
     """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md)."""
-    import uvicorn
-
-    from .web.app import create_app
-    from .web.protocol import MAX_MESSAGE_BYTES
+    from .web.app import create_app, run_server
 
     try:
         web_app = create_app(db, pubsub)
     except YatzyError as e:
         _fail(e)
-    uvicorn.run(web_app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES,
-                ws_per_message_deflate=False, log_level="info")
+    run_server(web_app, host, port)
 
 
 @app.command("verify")
