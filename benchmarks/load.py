@@ -4,12 +4,14 @@ Starts ``yatzy serve``'s app in a process of its own on 127.0.0.1 (a free port; 
 only), makes N hot-seat rooms of two people, and plays them all at once: each room's client
 holds the table token and plays both seats (roll once, fill the box worth most) to the end,
 thinking ``--think`` seconds before each action (0: as fast as acks come back; a closed loop
-then measures the server's queue, not an action's latency).
+then measures the server's queue, not an action's latency). The games start at random
+moments over the first ``--ramp-up`` seconds (as players arrive, not 200 in one second).
 Reports the latency of every action (client act -> ack: checked, applied, committed) as p50,
-p99 and max, and every error (an error message, a dropped connection, a game unfinished at
-the time limit). Bounded: N games and a time limit.
+p99 and max, the time to make a room, and every error (an error message, a dropped
+connection, a game unfinished at the time limit). Bounded: N games and a time limit.
 
-Usage: python benchmarks/load.py [--games 200] [--think 1.0] [--time-limit 300] [--db URL] [--pubsub URL]
+Usage: python benchmarks/load.py [--games 200] [--think 1.0] [--ramp-up 10] [--time-limit 300]
+                                 [--db URL] [--pubsub URL]
 (default database: a new SQLite file in a temporary folder).
 """
 
@@ -47,21 +49,25 @@ class Report:
     """Seconds from sending an act to reading its ack."""
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    making: list[float] = field(default_factory=list)
+    """Seconds from asking for a room to having it."""
 
-    def percentile(self, p: float) -> float:
-        if not self.latencies:
+    def percentile(self, p: float, of: list[float] | None = None) -> float:
+        ordered = sorted(self.latencies if of is None else of)
+        if not ordered:
             return float("nan")
-        ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
     def summary(self) -> str:
         n = len(self.latencies)
         ms = [self.percentile(p) * 1000 for p in (50, 99)]
         top = max(self.latencies, default=float("nan")) * 1000
+        made = [self.percentile(p, self.making) * 1000 for p in (50, 99)]
         mean = statistics.fmean(self.latencies) * 1000 if n else float("nan")
         return (f"{self.finished}/{self.games} games finished in {self.seconds:.1f} s, {n} actions "
                 f"({n / max(self.seconds, 1e-9):.0f}/s); act -> ack: p50 {ms[0]:.1f} ms, p99 {ms[1]:.1f} ms, "
-                f"mean {mean:.1f} ms, max {top:.1f} ms; errors: {len(self.errors)}")
+                f"mean {mean:.1f} ms, max {top:.1f} ms; making a room: p50 {made[0]:.1f} ms, "
+                f"p99 {made[1]:.1f} ms; errors: {len(self.errors)}")
 
 
 def free_port() -> int:
@@ -118,8 +124,10 @@ async def play(http: httpx.AsyncClient, base: str, report: Report, n: int, think
                making: asyncio.Semaphore) -> None:
     """One game: a hot-seat room of two people, played by one client to the reveal."""
     async with making:
+        start = time.perf_counter()
         r = await http.post(f"{base}/api/rooms", json={"seats": [{"name": "Ann"}, {"name": "Bo"}],
                                                        "hot_seat": True, "bot_pace": 0})
+    report.making.append(time.perf_counter() - start)
     if r.status_code != 201:
         report.errors.append(f"game {n}: making the room: {r.status_code} {r.text[:200]}")
         return
@@ -157,14 +165,15 @@ async def play(http: httpx.AsyncClient, base: str, report: Report, n: int, think
                                       "action": action}))
 
 
-async def drive(base: str, games: int, think: float, time_limit: float, progress: Progress | None) -> Report:
+async def drive(base: str, games: int, think: float, ramp_up: float, time_limit: float,
+                progress: Progress | None) -> Report:
     report = Report(games)
     making = asyncio.Semaphore(MAKING)
     task = progress.add_task("games", total=games) if progress else None
 
     async def one(n: int) -> None:
         try:
-            await asyncio.sleep(think * random.random())  # the games do not all start at once
+            await asyncio.sleep(ramp_up * random.random())  # the games do not all start at once
             await play(http, base, report, n, think, making)
         except Exception as e:
             report.errors.append(f"game {n}: {type(e).__name__}: {e}")
@@ -188,8 +197,8 @@ async def drive(base: str, games: int, think: float, time_limit: float, progress
     return report
 
 
-def run(games: int = 200, think: float = 1.0, time_limit: float = 300, db: str | None = None,
-        pubsub: str | None = None, show: bool = True) -> Report:
+def run(games: int = 200, think: float = 1.0, ramp_up: float = 10.0, time_limit: float = 300,
+        db: str | None = None, pubsub: str | None = None, show: bool = True) -> Report:
     """Start a server, play ``games`` games at once against it, stop it; the report."""
     with tempfile.TemporaryDirectory() as tmp:
         url = db or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
@@ -201,8 +210,8 @@ def run(games: int = 200, think: float = 1.0, time_limit: float = 300, db: str |
                 columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                            TimeElapsedColumn())
                 with Progress(*columns, console=Console(stderr=True)) as progress:
-                    return asyncio.run(drive(base, games, think, time_limit, progress))
-            return asyncio.run(drive(base, games, think, time_limit, None))
+                    return asyncio.run(drive(base, games, think, ramp_up, time_limit, progress))
+            return asyncio.run(drive(base, games, think, ramp_up, time_limit, None))
         finally:
             proc.terminate()
             try:
@@ -217,6 +226,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200, help="games played at once (default 200)")
     ap.add_argument("--think", type=float, default=1.0,
                     help="mean seconds a client thinks before each action (default 1.0)")
+    ap.add_argument("--ramp-up", type=float, default=10.0,
+                    help="seconds over which the games start (default 10)")
     ap.add_argument("--time-limit", type=float, default=300, help="seconds before giving up (default 300)")
     ap.add_argument("--db", help="database URL (default: a new SQLite file)")
     ap.add_argument("--pubsub", help="pub/sub URL (default: in process)")
@@ -226,7 +237,7 @@ def main() -> None:
     if args.serve:
         serve(args.db, args.port, args.pubsub)
         return
-    report = run(args.games, args.think, args.time_limit, args.db, args.pubsub)
+    report = run(args.games, args.think, args.ramp_up, args.time_limit, args.db, args.pubsub)
     print(report.summary())
     for error in report.errors[:20]:
         print("  error:", error)

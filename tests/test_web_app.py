@@ -86,8 +86,10 @@ def test_a_whole_game_of_two_people_and_a_bot_over_websockets(client: TestClient
     assert game.is_over and game.seats[2].is_bot and len(game.log) == ann.view["version"]
     proof = client.get(f"/api/rooms/{code}/verify").json()
     assert proof["seed"] == reveal["seed"] and proof["game"] == reveal["game"]
+    game_id = client.get(f"/api/rooms/{code}").json()["game_id"]
+    assert client.get(f"/api/games/{game_id}").json()["summary"]["finished"]  # waits for the save on its way
     with Database(url) as db:  # committed, finished, in the history
-        summary = get_game(db, client.app.state.rooms.rooms[code].game_id)  # type: ignore[attr-defined]
+        summary = get_game(db, game_id)
         assert summary.finished and summary.actions == len(game.log)
 
 

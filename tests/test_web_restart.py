@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from websockets.sync.client import connect
@@ -25,6 +26,7 @@ from websockets.sync.client import connect
 from test_web_support import BOT, Player, db_url, free_port, join, make_room, stop_process
 from yatzy.cli import app as cli
 from yatzy.web.app import create_app
+from yatzy.web.rooms import Rooms
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,6 +64,38 @@ def test_a_new_server_goes_on_from_every_games_last_action(tmp_path: Path) -> No
         with Player(second, b, cy, last_version=0) as p:  # events from before the restart are gone
             assert p.until("state", "events")["type"] == "state"
 
+
+
+def wait_for(check: Any, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)
+
+
+def test_a_restarted_server_takes_up_the_games_by_itself(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nobody opens the rooms after the restart: the bot whose turn it was plays on, and a
+    game whose end was committed without its save (the server stopped in between) is saved."""
+    url = db_url(tmp_path)
+    with TestClient(create_app(url)) as first:
+        waiting = make_room(first, [{"name": "Ann"}, BOT], bot_pace=2)
+        with Player(first, waiting["code"], join(first, waiting["code"], 0)) as p:
+            p.play_turn()  # the bot is to move, 2 s later: the server stops first
+        with monkeypatch.context() as m:
+            m.setattr(Rooms, "save_later", lambda self, room: None)  # the end is committed, not saved
+            ended = make_room(first, [{"name": "Bo"}, BOT], ruleset="kids")
+            with Player(first, ended["code"], join(first, ended["code"], 0)) as p:
+                while not (p.view and p.view["over"]):
+                    p.play_turn() if p.my_turn() else p.recv()
+            game_id = first.get(f"/api/rooms/{ended['code']}").json()["game_id"]
+            assert first.get(f"/api/games/{game_id}").json()["detail"]["code"] == "not_over"
+        version = first.app.state.rooms.rooms[waiting["code"]].version  # type: ignore[attr-defined]
+    with TestClient(create_app(url)) as second:
+        rooms = second.app.state.rooms  # type: ignore[attr-defined]
+        wait_for(lambda: waiting["code"] in rooms.rooms and rooms.rooms[waiting["code"]].version > version)
+        wait_for(lambda: second.get(f"/api/games/{game_id}").status_code == 200)
+        assert second.get(f"/api/games/{game_id}").json()["summary"]["finished"]
 
 @contextmanager
 def server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:

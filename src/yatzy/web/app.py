@@ -198,7 +198,9 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        resuming = asyncio.get_running_loop().create_task(rooms.resume())  # bots play on after a restart
         yield
+        resuming.cancel()
         await rooms.close()
         await pubsub.close()
         if db is None:

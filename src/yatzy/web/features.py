@@ -289,6 +289,7 @@ async def games(request: Request, player: str | None = Query(None, max_length=40
                 limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)) -> list[GameSummaryOut]:
     """Stored games, newest first: where ``player`` sat (by name), of ``ruleset``, finished
     or not. Summaries only: no save, no seed."""
+    await request.app.state.rooms.saved()  # games that just ended: their saves are on their way
     try:
         found = await asyncio.to_thread(list_games, _db(request), player, ruleset, limit, finished=finished,
                                         offset=offset)
@@ -299,6 +300,7 @@ async def games(request: Request, player: str | None = Query(None, max_length=40
 
 async def _finished_game(request: Request, game_id: int, lang: str) -> tuple[GameSummary, Game]:
     db = _db(request)
+    await request.app.state.rooms.saved(game_id)  # a game that just ended: its save is on its way
     with language(lang):
         try:
             summary = await asyncio.to_thread(get_game, db, game_id)
@@ -347,6 +349,7 @@ async def stats(request: Request, ruleset: str = Query("yatzy", max_length=40), 
     and the final totals counted in bins of ``bin`` points (``score_histogram``: the data of
     the score-distribution chart), of one ``player`` if named."""
     db = _db(request)
+    await request.app.state.rooms.saved()
 
     def read() -> StatsOut:
         histogram = score_histogram(db, ruleset, bin, player=player)

@@ -10,10 +10,14 @@ asyncio lock. Across processes, the room's row carries a version (the number of 
 actions): an action is committed only if the row still has the version the process saw
 (``UPDATE ... WHERE version = :seen``), in the same transaction as the client action id and
 the action itself, appended to the room's log (``room_log``: one small row, whatever the
-game's length). The game's whole save (:func:`yatzy.storage.record_game`, what the history
-and statistics read) is written in that transaction only every :data:`CHECKPOINT` actions,
-at the end of the game, and after a scorekeeper room's undo or correction. A process that
-loses the race reloads the room from the database and the client gets a full state.
+game's length). A process that loses the race reloads the room from the database and the
+client gets a full state. The game's whole save (:func:`yatzy.storage.record_game`, what
+the history and statistics read) is written once, at the end of the game, after the last
+action is acknowledged, in a transaction of its own (and within the action's transaction
+after a scorekeeper room's undo or correction): an action that ends a game is acknowledged
+as fast as any other, and a save that fails or never happens loses nothing, the actions
+being in the room's log (a restarted server saves a game whose end it finds unsaved). So
+while a game is played, the history lists it as it was at the start.
 
 **Several processes.** Every accepted action is published on the room's channel
 (``room:CODE``) with its events and the versions before and after it. A process that holds
@@ -40,7 +44,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, update
@@ -71,13 +75,13 @@ EVENT_BUFFER = 2000
 GAP_WAIT = 1.0
 """Seconds to wait for another process's events that the database already has, before the
 clients get a full state instead."""
+RESUME_WITHIN = timedelta(days=1)
+"""How recently a room must have moved for a restarted server to take its game up again at
+once (older ones load when someone opens them)."""
 KEEP_FINISHED = 300.0
 """Seconds a finished game's room stays in memory once nobody here is connected to it; then
 it is let go (read back from the database if asked for again), so a long-running server
 holds only the games being played."""
-CHECKPOINT = 50
-"""Actions appended to a room's log between two writes of its game's whole save (which the
-history and statistics read); the end of the game always writes it."""
 
 Role = Literal["seat", "table", "spectator"]
 
@@ -245,19 +249,21 @@ _BUMP = (update(_ROOMS).where(_ROOMS.c.id == bindparam("room"), _ROOMS.c.version
          .values(version=bindparam("after"), updated_at=bindparam("at")))
 _ACCEPT = insert(cast(Table, RoomActionRow.__table__))
 _APPEND = insert(_ROOM_LOG)
-_DROP_LOG = delete(_ROOM_LOG).where(_ROOM_LOG.c.room_id == bindparam("room"))
+_DROP_LOG = delete(_ROOM_LOG).where(_ROOM_LOG.c.room_id == bindparam("room"),
+                                    _ROOM_LOG.c.position < bindparam("upto"))
+_EVERY = 2**31 - 1
+"""A position past every row of a room's log."""
+_VERSION = select(_ROOMS.c.version).where(_ROOMS.c.id == bindparam("room")).with_for_update()
 
 
 def commit_action(db: Target, room: Room, seen: int, client_action_id: str | None,
                   seat: int | None, rewrite: bool = False) -> bool:
     """Commit the room's game after one accepted action (its version was ``seen`` before) in
     one transaction: the room's version bump (only if it is still ``seen``), the client action
-    id, and the actions the database lacks appended to the room's log; or, every
-    :data:`CHECKPOINT` actions and at the end of the game, the game's whole save
-    (:func:`yatzy.storage.record_game`) instead of the appended rows. ``rewrite`` (keeper): a
+    id, and the actions the database lacks appended to the room's log. ``rewrite`` (keeper): a
     scorekeeper room's undo or correction, after which the log no longer continues the stored
-    one: the stored log is written anew (and an earlier analysis dropped). Returns whether
-    the whole save was written.
+    one: the game's whole save is written anew instead (and an earlier analysis dropped).
+    Returns whether the whole save was written.
 
     :raises RoomConflictError: the stored room is no longer at ``seen`` (another process wrote).
     :raises StorageError: the database failed; nothing was written.
@@ -265,7 +271,7 @@ def commit_action(db: Target, room: Room, seen: int, client_action_id: str | Non
     now = datetime.now(UTC)
     version = room.version  # keeper: undos and corrections count too
     log = room.game.log
-    whole = rewrite or room.over or len(log) - room.saved >= CHECKPOINT
+    whole = rewrite
     with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
         # a Session: its caller's transaction (the group commit's), no savepoint of its own
         connection = s.connection()
@@ -282,12 +288,37 @@ def commit_action(db: Target, room: Room, seen: int, client_action_id: str | Non
                 stored.save, stored.actions = {**stored.save, "log": []}, 0
                 s.flush()
             record_game(s, room.game, game_id=room.game_id, at=now)
-            connection.execute(_DROP_LOG, {"room": room.id})
+            connection.execute(_DROP_LOG, {"room": room.id, "upto": _EVERY})  # the old log's rows: all gone
         elif room.logged < len(log):
             connection.execute(_APPEND, [
                 {"room_id": room.id, "position": i, "action": action_to_dict(log[i])}
                 for i in range(room.logged, len(log))])
     return whole
+
+
+def unfinished_rooms(db: Database, since: datetime) -> list[str]:
+    """The codes of the rooms whose game is not finished (as stored) and that moved since
+    ``since``: the games a restarted server takes up again."""
+    with reading(db) as s:
+        return list(s.scalars(select(RoomRow.code).join(GameRow, GameRow.id == RoomRow.game_id).where(
+            GameRow.finished.is_(False), RoomRow.updated_at >= since).order_by(RoomRow.id)))
+
+
+def save_game(db: Target, room: Room) -> None:
+    """Write the room's game's whole save (:func:`yatzy.storage.record_game`: what the history
+    and statistics read) and drop the room's appended actions it now holds, if the stored
+    room is still at this process's version.
+
+    :raises RoomConflictError: another process has moved the game on (it saves it then).
+    :raises StorageError: the database failed; nothing was written.
+    """
+    length = len(room.game.log)
+    with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
+        connection = s.connection()
+        if connection.execute(_VERSION, {"room": room.id}).scalar() != room.version:
+            raise RoomConflictError(_("another server process moved this game first"))
+        record_game(s, room.game, game_id=room.game_id)
+        connection.execute(_DROP_LOG, {"room": room.id, "upto": length})
 
 
 def save_stand_ins(db: Database, room_id: int, stand_ins: dict[int, str]) -> None:
@@ -343,6 +374,8 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     letting_go: asyncio.TimerHandle | None = None
     """The timer that lets go of a finished room nobody is connected to."""
+    saving: asyncio.Task[None] | None = None
+    """The game's whole save being written (see :meth:`Rooms.save_later`)."""
     stand_in_bots: dict[int, Player] = field(default_factory=dict)
     remote: dict[str, tuple[dict[int, int], int]] = field(default_factory=dict)
     """Other server processes' connections to this room: origin -> (seat -> count, spectators)."""
@@ -490,10 +523,12 @@ class Rooms:
         """Every room's actions: committed together, one transaction for all those waiting."""
 
     async def close(self) -> None:
-        """Stop the bots and leave the pub/sub channels (at shutdown)."""
+        """Stop the bots, finish the saves and leave the pub/sub channels (at shutdown)."""
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
+        saves = [room.saving for room in self.rooms.values() if room.saving is not None]
+        await asyncio.gather(*saves, return_exceptions=True)
         for room in self.rooms.values():
             if room.connected or room.spectators:  # the other processes forget this one's connections
                 room.connected, room.spectators = {}, 0
@@ -502,6 +537,19 @@ class Rooms:
             await sub.close()
         self._subscriptions.clear()
         await asyncio.to_thread(self.commits.close)
+
+    async def resume(self, within: timedelta = RESUME_WITHIN) -> int:
+        """Take up again the games a stopped server was playing (rooms that moved ``within``
+        before now, their game not finished as stored): their bots play on, and a game whose
+        end was committed but not its save gets saved. Returns how many rooms were loaded; a
+        room that no longer loads is logged and left alone."""
+        codes = await asyncio.to_thread(unfinished_rooms, self.db, datetime.now(UTC) - within)
+        for code in codes:
+            try:
+                await self.get(code)
+            except StorageError as e:
+                log.error("room %s could not be taken up again: %s", code, e)
+        return len(codes)
 
     # -- making and finding ------------------------------------------------------------------
     async def create(self, game: Game, settings: RoomSettings) -> tuple[Room, str | None]:
@@ -551,6 +599,8 @@ class Rooms:
             return self.rooms[code]
         room = Room.from_record(record)
         await self._hold(room)
+        if room.over and room.saved < room.logged:  # the server stopped before the end's save
+            self.save_later(room)
         return room
 
     async def _hold(self, room: Room) -> None:
@@ -839,11 +889,39 @@ class Rooms:
         room.logged = len(room.game.log)
         if whole:
             room.saved = room.logged
+        elif room.over:
+            self.save_later(room)
         batch = [{**d, "version": d["version"] + room.edits} for d in map(Event.to_dict, events)]  # keeper
         room.remember(batch, before)
         if client_action_id is not None:
             room.accepted[client_action_id] = (seat, room.version)
         return batch
+
+    def save_later(self, room: Room) -> None:
+        """Write the finished game's whole save once its last action is acknowledged (a task
+        that takes the room's lock, so no correction changes the game meanwhile)."""
+        if room.saving is None or room.saving.done():
+            room.saving = asyncio.get_running_loop().create_task(self._save(room))
+
+    async def _save(self, room: Room) -> None:
+        async with room.lock:
+            if room.saved >= len(room.game.log) or room.logged < len(room.game.log):
+                return
+            try:
+                await self.commits.run(room.id, lambda s: save_game(s, room))
+            except RoomConflictError:
+                return  # another process has moved on: it saves the game
+            except StorageError as e:  # every action is in the room's log: the next save catches up
+                log.error("room %s: the game's save could not be written: %s", room.code, e)
+                return
+            room.saved = len(room.game.log)
+
+    async def saved(self, game_id: int | None = None) -> None:
+        """Wait until the whole save of the game ``game_id`` (if a room here plays it; every
+        game's by default) is written: what the history reads is then up to date."""
+        for room in list(self.rooms.values()):
+            if game_id in (None, room.game_id) and room.saving is not None and not room.saving.done():
+                await asyncio.shield(room.saving)
 
     async def _reload(self, room: Room) -> None:
         """Take the room's game, stand-ins and taken seats from the database again."""
