@@ -18,6 +18,7 @@ import contextlib
 import gc
 import io
 import logging
+import sys
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -341,11 +342,16 @@ def run_server(app: FastAPI, host: str = "127.0.0.1", port: int = 8000, log_leve
     then walks only what games made since, a few milliseconds instead of over 100 ms of a
     stopped server. WebSocket messages larger than a client may send are not read, and none
     is compressed (rooms' messages are small; deflating them costs more time than it saves).
+    The interpreter switches threads every 0.5 ms instead of 5: the thread that commits
+    every room's actions gives up the GIL at each round trip to the database and, with the
+    default, waited up to 5 ms each time to get it back from the busy event loop (PostgreSQL
+    with Redis, 200 games: p99 79–127 ms instead of 140–311 ms).
     """
     import uvicorn
 
     gc.collect()
     gc.freeze()
+    sys.setswitchinterval(0.0005)
     uvicorn.run(app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=False,
                 log_level=log_level)
 

@@ -78,6 +78,11 @@ clients get a full state instead."""
 RESUME_WITHIN = timedelta(days=1)
 """How recently a room must have moved for a restarted server to take its game up again at
 once (older ones load when someone opens them)."""
+PRESENCE_EVERY = 10.0
+"""Seconds between two presence messages of a process with connections to a room (several
+processes: each says its counts again, so the others notice when it is gone)."""
+PRESENCE_LOST = 3 * PRESENCE_EVERY
+"""Seconds after which a silent process's connections count no more."""
 KEEP_FINISHED = 300.0
 """Seconds a finished game's room stays in memory once nobody here is connected to it; then
 it is let go (read back from the database if asked for again), so a long-running server
@@ -377,8 +382,10 @@ class Room:
     saving: asyncio.Task[None] | None = None
     """The game's whole save being written (see :meth:`Rooms.save_later`)."""
     stand_in_bots: dict[int, Player] = field(default_factory=dict)
-    remote: dict[str, tuple[dict[int, int], int]] = field(default_factory=dict)
-    """Other server processes' connections to this room: origin -> (seat -> count, spectators)."""
+    remote: dict[str, tuple[dict[int, int], int, float]] = field(default_factory=dict)
+    """Other server processes' connections to this room: origin -> (seat -> count, spectators,
+    when last heard). A process says its counts again every :data:`PRESENCE_EVERY` seconds;
+    one not heard from for :data:`PRESENCE_LOST` seconds (killed, or cut off) counts no more."""
     _memo: dict[Any, Any] = field(default_factory=dict)
     """Views and messages made since the game last changed (see :meth:`memo`)."""
     _memo_of: tuple[Any, ...] = ()
@@ -486,12 +493,24 @@ class Room:
             seats.append(SeatPresence(
                 seat=i, name=seat.name, kind=seat.kind, taken=i in self.taken, connected=connected,
                 away_for=away, may_hand_to_bot=self.may_hand_to_bot(i, now), stand_in=self.stand_ins.get(i)))
-        spectators = self.spectators + sum(n for _seats, n in self.remote.values())
+        spectators = self.spectators + sum(n for _seats, n, _heard in self.heard())
         return Presence(seats=seats, spectators=spectators, away_after=self.settings.away_after)
 
     def connections(self, seat: int) -> int:
         """The open connections of a seat's player, in every server process."""
-        return self.connected.get(seat, 0) + sum(seats.get(seat, 0) for seats, _n in self.remote.values())
+        return self.connected.get(seat, 0) + sum(seats.get(seat, 0) for seats, _n, _heard in self.heard())
+
+    def heard(self) -> list[tuple[dict[int, int], int, float]]:
+        """The other processes' counts, those heard from lately; a seat whose only connections
+        were on a process gone silent is away from the moment it was last heard of."""
+        now = time.monotonic()
+        silent = [origin for origin, (_s, _n, heard) in self.remote.items() if now - heard > PRESENCE_LOST]
+        lost = [self.remote.pop(origin) for origin in silent]
+        for seats, _n, heard in lost:
+            for seat, n in seats.items():
+                if n and not self.connections(seat):
+                    self.away_since[seat] = min(self.away_since.get(seat, heard), heard)
+        return list(self.remote.values())
 
     def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
         """A person's seat whose player has been gone at least ``away_after`` seconds."""
@@ -514,6 +533,8 @@ class Rooms:
                  keep_finished: float = KEEP_FINISHED) -> None:
         self.db = db
         self.keep_finished = keep_finished
+        self.presence_every = PRESENCE_EVERY
+        self._presence_task: asyncio.Task[None] | None = None
         self.pubsub = pubsub or InProcessPubSub()
         self.rooms: dict[str, Room] = {}
         self._subscriptions: dict[str, Subscription] = {}
@@ -527,6 +548,8 @@ class Rooms:
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
+        if self._presence_task is not None:
+            self._presence_task.cancel()
         saves = [room.saving for room in self.rooms.values() if room.saving is not None]
         await asyncio.gather(*saves, return_exceptions=True)
         for room in self.rooms.values():
@@ -684,6 +707,7 @@ class Rooms:
             room.connected[seat] = room.connected.get(seat, 0) + 1
         if grant.role == "spectator":
             room.spectators += 1
+        self._keep_saying_presence()
         back = [s for s in seats if s in room.stand_ins]
         if back:
             async with room.lock:
@@ -705,6 +729,23 @@ class Rooms:
         room.wake("presence")
         await self._publish_presence(room)
         self._let_go_later(room)
+
+    def _keep_saying_presence(self) -> None:
+        """Several processes: start the task that says this process's counts again every
+        :data:`PRESENCE_EVERY` seconds, for each room it has connections to."""
+        if type(self.pubsub) is InProcessPubSub or (self._presence_task and not self._presence_task.done()):
+            return
+        self._presence_task = asyncio.get_running_loop().create_task(self._say_presence())
+
+    async def _say_presence(self) -> None:
+        while True:
+            await asyncio.sleep(self.presence_every)
+            for room in list(self.rooms.values()):
+                before = len(room.remote)
+                if before and len(room.heard()) != before:  # a process went silent: its players are away
+                    room.wake("presence")
+                if any(room.connected.values()) or room.spectators:
+                    await self._publish_presence(room)
 
     async def _publish_presence(self, room: Room, refresh: bool = False) -> None:
         """Tell the other processes this one's connections to the room (``refresh``: the
@@ -982,9 +1023,9 @@ class Rooms:
         origin = str(message["origin"])
         seats = {int(k): int(v) for k, v in dict(message.get("connected", {})).items()}
         spectators = int(message.get("spectators", 0))
-        gone = [s for s, n in room.remote.get(origin, ({}, 0))[0].items() if n and not seats.get(s)]
+        gone = [s for s, n in room.remote.get(origin, ({}, 0, 0.0))[0].items() if n and not seats.get(s)]
         if seats or spectators:
-            room.remote[origin] = (seats, spectators)
+            room.remote[origin] = (seats, spectators, time.monotonic())
         else:
             room.remote.pop(origin, None)
         now = time.monotonic()
