@@ -741,11 +741,14 @@ class Rooms:
         while True:
             await asyncio.sleep(self.presence_every)
             for room in list(self.rooms.values()):
-                before = len(room.remote)
-                if before and len(room.heard()) != before:  # a process went silent: its players are away
-                    room.wake("presence")
-                if any(room.connected.values()) or room.spectators:
-                    await self._publish_presence(room)
+                try:
+                    before = len(room.remote)
+                    if before and len(room.heard()) != before:  # a process went silent: its players are away
+                        room.wake("presence")
+                    if any(room.connected.values()) or room.spectators:
+                        await self._publish_presence(room)
+                except Exception:  # the others would take this process's players for gone
+                    log.exception("room %s: presence could not be said again", room.code)
 
     async def _publish_presence(self, room: Room, refresh: bool = False) -> None:
         """Tell the other processes this one's connections to the room (``refresh``: the
@@ -1023,7 +1026,9 @@ class Rooms:
         origin = str(message["origin"])
         seats = {int(k): int(v) for k, v in dict(message.get("connected", {})).items()}
         spectators = int(message.get("spectators", 0))
-        gone = [s for s, n in room.remote.get(origin, ({}, 0, 0.0))[0].items() if n and not seats.get(s)]
+        known = room.remote.get(origin, ({}, 0, 0.0))
+        changed = (known[0], known[1]) != (seats, spectators)  # else only a repeat: nobody to tell
+        gone = [s for s, n in known[0].items() if n and not seats.get(s)]
         if seats or spectators:
             room.remote[origin] = (seats, spectators, time.monotonic())
         else:
@@ -1041,7 +1046,8 @@ class Rooms:
                         room.stand_ins = record.stand_ins
                         room.stand_in_bots.clear()
                         room.wake("game")
-        room.wake("presence")
+        if changed or message.get("refresh"):
+            room.wake("presence")
 
     # -- bots --------------------------------------------------------------------------------
     async def hand_to_bot(self, room: Room, grant: Grant, msg: HandToBot, lang: str) -> None:
