@@ -23,7 +23,17 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from websockets.sync.client import connect
 
-from test_web_support import BOT, Player, db_url, free_port, join, make_room, stop_process
+from test_web_support import (
+    BOT,
+    DATABASES,
+    Player,
+    database_url,
+    db_url,
+    free_port,
+    join,
+    make_room,
+    stop_process,
+)
 from yatzy.cli import app as cli
 from yatzy.web.app import create_app
 from yatzy.web.rooms import Rooms
@@ -31,8 +41,13 @@ from yatzy.web.rooms import Rooms
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_a_new_server_goes_on_from_every_games_last_action(tmp_path: Path) -> None:
-    url = db_url(tmp_path)
+@pytest.fixture(params=DATABASES)
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database_url(request.param, tmp_path) as u:
+        yield u
+
+
+def test_a_new_server_goes_on_from_every_games_last_action(url: str) -> None:
     with TestClient(create_app(url)) as first:
         a = make_room(first, [{"name": "Ann"}, BOT])["code"]
         table = make_room(first, [{"name": "Cy"}, {"name": "Di"}], roll_off=True, hot_seat=True)

@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -47,7 +48,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, text, update
 
 from ..actions import Roll, parse_action
 from ..bots import BOTS, Player, make_bot
@@ -59,7 +60,7 @@ from ..session import Event, Session
 from ..storage import Database, StorageError, record_game
 from ..storage.database import GroupCommit, Target, reading, writing
 from ..storage.games import replay_save
-from ..storage.schema import GameRow, RoomActionRow, RoomLogRow, RoomRow, RoomTokenRow
+from ..storage.schema import GameRow, RoomActionRow, RoomLogRow, RoomRow, RoomTokenRow, UtcDateTime
 from ..views import GameView, game_view, last_move
 from .fairness import commitment, new_salt
 from .protocol import Ack, Act, Amend, ErrorCode, HandToBot, Presence, SeatPresence, Undo
@@ -254,6 +255,22 @@ _BUMP = (update(_ROOMS).where(_ROOMS.c.id == bindparam("room"), _ROOMS.c.version
          .values(version=bindparam("after"), updated_at=bindparam("at")))
 _ACCEPT = insert(cast(Table, RoomActionRow.__table__))
 _APPEND = insert(_ROOM_LOG)
+_ONE_TRIP = text("""
+    WITH bump AS (
+        UPDATE rooms SET version = :after, updated_at = :at WHERE id = :room AND version = :seen RETURNING id
+    ), accepted AS (
+        INSERT INTO room_actions (room_id, client_action_id, seat, version, created_at)
+        SELECT id, CAST(:cid AS varchar), CAST(:seat AS integer), :after, :at FROM bump
+        WHERE CAST(:cid AS varchar) IS NOT NULL
+    ), appended AS (
+        INSERT INTO room_log (room_id, position, action)
+        SELECT bump.id, x.position, x.action
+        FROM bump, jsonb_to_recordset(CAST(:rows AS jsonb)) AS x(position integer, action jsonb)
+    )
+    SELECT count(*) FROM bump
+""").bindparams(bindparam("at", type_=UtcDateTime()))
+"""PostgreSQL: an action's three writes in one statement, one round trip to the server
+instead of three (the same rows as :data:`_BUMP`, :data:`_ACCEPT` and :data:`_APPEND`)."""
 _DROP_LOG = delete(_ROOM_LOG).where(_ROOM_LOG.c.room_id == bindparam("room"),
                                     _ROOM_LOG.c.position < bindparam("upto"))
 _EVERY = 2**31 - 1
@@ -280,6 +297,14 @@ def commit_action(db: Target, room: Room, seen: int, client_action_id: str | Non
     with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
         # a Session: its caller's transaction (the group commit's), no savepoint of its own
         connection = s.connection()
+        if not whole and connection.dialect.name == "postgresql":
+            rows = [{"position": i, "action": action_to_dict(log[i])} for i in range(room.logged, len(log))]
+            bumped = connection.execute(_ONE_TRIP, {
+                "room": room.id, "seen": seen, "after": version, "at": now, "cid": client_action_id,
+                "seat": seat, "rows": json.dumps(rows)}).scalar()
+            if bumped != 1:  # nothing written
+                raise RoomConflictError(_("another server process moved this game first"))
+            return False
         done = connection.execute(_BUMP, {"room": room.id, "seen": seen, "after": version, "at": now})
         if done.rowcount != 1:  # nothing written yet
             raise RoomConflictError(_("another server process moved this game first"))
