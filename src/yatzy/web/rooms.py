@@ -533,8 +533,8 @@ class Room:
         lost = [self.remote.pop(origin) for origin in silent]
         for seats, _n, heard in lost:
             for seat, n in seats.items():
-                if n and not self.connections(seat):
-                    self.away_since[seat] = min(self.away_since.get(seat, heard), heard)
+                if n and not self.connections(seat):  # not the time before they connected there
+                    self.away_since[seat] = heard
         return list(self.remote.values())
 
     def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
@@ -874,7 +874,7 @@ class Rooms:
                 raise Refusal("not_keeper", _("only a scorekeeper room's typed dice and scores can be taken "
                                               "back or corrected"))
             async with room.lock:
-                if self._duplicate(room, Grant("table"), msg.id, on_accepted):
+                if self._duplicate(room, grant, msg.id, on_accepted):
                     return
                 if msg.version != room.version:
                     raise Refusal("stale", _("the game has moved on (version {now}, not {seen}): here it is "
@@ -914,7 +914,7 @@ class Rooms:
                 room.edits += length + 1 - len(g.log)  # the version goes up by one
                 batch = await self._commit(room, before, events, msg.id, owner, rewrite=True)
                 if batch is None:  # another process had accepted it: the room is loaded again
-                    self._duplicate(room, Grant("table"), msg.id, on_accepted)
+                    self._duplicate(room, grant, msg.id, on_accepted)
                     return
                 on_accepted(Ack(id=msg.id, version=room.version))
         await self._publish(room, before, batch)
