@@ -416,9 +416,11 @@ class Room:
     _memo_of: tuple[Any, ...] = ()
 
     @classmethod
-    def from_record(cls, record: RoomRecord) -> Room:
+    def from_record(cls, record: RoomRecord, session: Session | None = None) -> Room:
+        """The room as stored; ``session``: one already made for the record's game."""
+        session = session or Session(record.game, lang=record.settings.lang)
         room = cls(record.id, record.code, record.game_id, record.settings, record.salt, record.commitment,
-                   Session(record.game, lang=record.settings.lang), record.stand_ins, record.taken,
+                   session, record.stand_ins, record.taken,
                    saved=record.saved, logged=len(record.game.log), buffer_from=record.version,
                    buffered=record.version, accepted=dict(record.accepted))
         now = time.monotonic()
@@ -614,10 +616,9 @@ class Rooms:
         table = secrets.token_urlsafe(24) if settings.hot_seat else None
         room_id, code, game_id = await self.commits.run(
             -1, lambda s: store_room(s, game, settings, salt, seal, table))
-        saved = len(game.log)
-        room = Room(room_id, code, game_id, settings, salt, seal, session, {}, set(), saved=saved,
-                    logged=saved, buffer_from=saved, buffered=saved)
-        room.away_since = {i: time.monotonic() for i, s in enumerate(game.seats) if not s.is_bot}
+        record = RoomRecord(room_id, code, game_id, settings, {}, salt, seal, len(game.log), game, set(),
+                            saved=len(game.log))
+        room = Room.from_record(record, session)
         await self._hold(room)
         return room, table
 
@@ -804,10 +805,7 @@ class Rooms:
                     return
                 if room.over:
                     raise Refusal("game_over", _("the game is over; no more moves"))
-                if msg.version != room.version:
-                    raise Refusal("stale", _("the game has moved on (version {now}, not {seen}): here it is "
-                                             "as it stands").format(now=room.version, seen=msg.version),
-                                  resync=True)
+                self._check_version(room, msg.version)
                 seat = self._actor(room, grant, msg)
                 before = room.version
                 room.session.lang = lang
@@ -876,10 +874,7 @@ class Rooms:
             async with room.lock:
                 if self._duplicate(room, grant, msg.id, on_accepted):
                     return
-                if msg.version != room.version:
-                    raise Refusal("stale", _("the game has moved on (version {now}, not {seen}): here it is "
-                                             "as it stands").format(now=room.version, seen=msg.version),
-                                  resync=True)
+                self._check_version(room, msg.version)
                 g = room.game
                 if isinstance(msg, Undo):
                     if room.over:
@@ -918,6 +913,13 @@ class Rooms:
                     return
                 on_accepted(Ack(id=msg.id, version=room.version))
         await self._publish(room, before, batch)
+
+    @staticmethod
+    def _check_version(room: Room, seen: int) -> None:
+        """:raises Refusal: the client saw another version than the room's (a full state follows)."""
+        if seen != room.version:
+            raise Refusal("stale", _("the game has moved on (version {now}, not {seen}): here it is "
+                                     "as it stands").format(now=room.version, seen=seen), resync=True)
 
     def _actor(self, room: Room, grant: Grant, msg: Act) -> int | None:
         """The seat a message acts for; Refusal unless that seat may move now."""
