@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from test_web_support import BOT, DATABASES, Player, database_url, join, make_room
+from test_web_support import BOT, DATABASES, Player, database_url, join, make_room, wait_for
 from yatzy.storage import Database, get_game
 from yatzy.web.app import create_app
 from yatzy.web.fairness import commitment, verify
@@ -221,10 +221,7 @@ def test_a_finished_room_nobody_watches_is_let_go_and_read_back_when_asked(clien
         time.sleep(0.5)
         assert code in rooms.rooms  # Ann is still connected
         version = ann.view["version"]
-    deadline = time.monotonic() + 10
-    while code in rooms.rooms and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert code not in rooms.rooms
+    wait_for(lambda: code not in rooms.rooms, 10, "the finished room stayed in memory")
     info = client.get(f"/api/rooms/{code}").json()  # read back from the database
     assert info["over"] and info["version"] == version and code in rooms.rooms
     assert client.get(f"/api/rooms/{code}/verify").status_code == 200

@@ -16,7 +16,6 @@ import json
 import os
 import random
 import re
-import socket
 import tempfile
 import threading
 import time
@@ -36,6 +35,7 @@ axe_module = pytest.importorskip("axe_playwright_python.sync_playwright", reason
 
 import uvicorn  # noqa: E402
 
+from test_web_support import free_port  # noqa: E402
 from yatzy.web.app import create_app  # noqa: E402
 
 Page = playwright_sync.Page
@@ -44,16 +44,10 @@ DOCS = Path(os.environ["YATZY_SCREENSHOTS"]) if os.environ.get("YATZY_SCREENSHOT
     Path(tempfile.mkdtemp(prefix="yatzy-web-shots-"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-e2e") / "web.sqlite3"
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}"), host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

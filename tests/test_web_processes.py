@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -44,7 +42,7 @@ from test_web_support import (
     database_url,
     free_port,
     postgres_schema,
-    stop_process,
+    yatzy_serve,
 )
 from yatzy.game import Game
 from yatzy.keeping import rounds as rounds_of
@@ -133,26 +131,8 @@ def server(db: str, pubsub: str, log: Path) -> Iterator[str]:
 def server_process(db: str, pubsub: str, log: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """:func:`server`, with the process itself (for a test that kills it)."""
     port = free_port()
-    yatzy = Path(sys.executable).with_name("yatzy")
-    with log.open("wb") as out:
-        proc = subprocess.Popen([str(yatzy), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
-                                 "--pubsub", pubsub], stdout=subprocess.DEVNULL, stderr=out,
-                                env={**os.environ})
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/api/rooms/ZZZZZZ", timeout=1).status_code == 404:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-        yield base, proc
-    finally:
-        stop_process(proc)
+    with yatzy_serve(port, "--db", db, "--pubsub", pubsub, log=log) as proc:
+        yield f"http://127.0.0.1:{port}", proc
 
 
 @dataclass

@@ -6,12 +6,9 @@ a real uvicorn process. Also: the guide's bot plays a whole game against a real 
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,7 +29,8 @@ from test_web_support import (
     free_port,
     join,
     make_room,
-    stop_process,
+    wait_for,
+    yatzy_serve,
 )
 from yatzy.cli import app as cli
 from yatzy.web.app import create_app
@@ -81,13 +79,6 @@ def test_a_new_server_goes_on_from_every_games_last_action(url: str) -> None:
 
 
 
-def wait_for(check: Any, seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "waited in vain"
-        time.sleep(0.05)
-
-
 def test_a_restarted_server_takes_up_the_games_by_itself(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Nobody opens the rooms after the restart: the bot whose turn it was plays on, and a
@@ -113,25 +104,10 @@ def test_a_restarted_server_takes_up_the_games_by_itself(
         assert second.get(f"/api/games/{game_id}").json()["summary"]["finished"]
 
 @contextmanager
-def server(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``yatzy serve`` in a real process on 127.0.0.1, ready when it answers."""
-    yatzy = Path(sys.executable).with_name("yatzy")
-    proc = subprocess.Popen([str(yatzy), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", url],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ})
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/rooms/ZZZZZZ", timeout=1).status_code == 404:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else "the server stopped"
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+def server(url: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``yatzy serve`` in a real process on 127.0.0.1, ready when it answers (killed after)."""
+    with yatzy_serve(port, "--db", url, log=log, kill=True) as proc:
         yield proc
-    finally:
-        stop_process(proc, kill=True)
 
 
 def recv_until(ws: Any, kind: str) -> dict[str, Any]:
@@ -144,7 +120,7 @@ def recv_until(ws: Any, kind: str) -> dict[str, Any]:
 def test_kill_9_mid_game_loses_no_accepted_action(tmp_path: Path) -> None:
     url, port = db_url(tmp_path), free_port()
     base = f"http://127.0.0.1:{port}"
-    with server(url, port) as proc:
+    with server(url, port, tmp_path / "first.log") as proc:
         made = httpx.post(f"{base}/api/rooms", json={"seats": [{"name": "Ann"}, BOT], "bot_pace": 0})
         code = made.json()["code"]
         token = httpx.post(f"{base}/api/rooms/{code}/join", json={}).json()["token"]
@@ -163,7 +139,7 @@ def test_kill_9_mid_game_loses_no_accepted_action(tmp_path: Path) -> None:
                 view = recv_until(ws, "events")["view"]
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
-    with server(url, port):
+    with server(url, port, tmp_path / "second.log"):
         info = httpx.get(f"{base}/api/rooms/{code}").json()
         assert info["version"] == acked == view["version"]
         with connect(f"ws://127.0.0.1:{port}/ws/rooms/{code}") as ws:
@@ -183,7 +159,7 @@ def test_the_guides_bot_plays_a_whole_game_and_yatzy_verify_checks_it(tmp_path: 
     exec(compile(code_block.group(1), "web-protocol.md", "exec"), namespace)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    with server(db_url(tmp_path), port):
+    with server(db_url(tmp_path), port, tmp_path / "server.log"):
         room = httpx.post(f"{base}/api/rooms", json={"seats": [{"name": "Robo"}, BOT], "bot_pace": 0}).json()
         reveal = namespace["run_bot"](base, room["code"])
         proof = httpx.get(f"{base}/api/rooms/{room['code']}/verify").json()

@@ -10,6 +10,8 @@ import json
 import os
 import socket
 import subprocess
+import sys
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import make_url, text
@@ -191,3 +194,36 @@ def stop_process(proc: subprocess.Popen[Any], *, kill: bool = False, timeout: fl
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout)
+
+
+@contextmanager
+def yatzy_serve(port: int, *options: str, log: Path, kill: bool = False) -> Iterator[subprocess.Popen[bytes]]:
+    """``yatzy serve`` in a real process on 127.0.0.1:``port`` with ``options`` (``--db``,
+    ``--pubsub``), once it answers; its stderr goes to ``log``. Stopped afterwards (SIGKILL
+    with ``kill``: see :func:`stop_process`)."""
+    yatzy = Path(sys.executable).with_name("yatzy")
+    with log.open("wb") as out:
+        proc = subprocess.Popen([str(yatzy), "serve", "--host", "127.0.0.1", "--port", str(port), *options],
+                                stdout=subprocess.DEVNULL, stderr=out, env={**os.environ})
+    try:
+        wait_for(lambda: answers(f"http://127.0.0.1:{port}", proc, log), 30, "the server did not start")
+        yield proc
+    finally:
+        stop_process(proc, kill=kill)
+
+
+def answers(base: str, proc: subprocess.Popen[bytes], log: Path) -> bool:
+    """Whether a server started by a test answers (it must still run: else its log)."""
+    try:
+        return httpx.get(f"{base}/api/rooms/ZZZZZZ", timeout=1).status_code == 404
+    except httpx.TransportError:
+        assert proc.poll() is None, log.read_text()
+        return False
+
+
+def wait_for(check: Any, seconds: float = 20.0, what: str = "waited in vain") -> None:
+    """Wait until ``check()`` is true (fail after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
