@@ -11,7 +11,6 @@ import dataclasses
 import json
 import os
 import statistics
-import uuid
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -20,9 +19,10 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import URL, Engine, event, inspect, make_url, text
+from sqlalchemy import Engine, event, inspect, make_url
 from sqlalchemy.orm import Session
 
+from test_web_support import postgres_schema, with_options
 from yatzy.analysis import analyse
 from yatzy.bots import Player, make_bot, run
 from yatzy.errors import InvalidActionError, UnknownRulesetError
@@ -59,13 +59,6 @@ T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 
 # ---- databases --------------------------------------------------------------------------
 
-def _with_options(url: str | URL, options: str) -> URL:
-    """A PostgreSQL URL whose connections start with these server options."""
-    u = make_url(url)
-    old = u.query.get("options")
-    return u.update_query_dict({"options": f"{old} {options}" if isinstance(old, str) else options})
-
-
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     not POSTGRES, reason="set YATZY_TEST_POSTGRES_URL to run the storage tests on PostgreSQL"))])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
@@ -73,17 +66,8 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
         return
-    assert POSTGRES
-    schema = f"yatzy_test_{uuid.uuid4().hex[:12]}"
-    admin = make_engine(POSTGRES)
-    with admin.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield _with_options(POSTGRES, f"-csearch_path={schema}").render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+    with postgres_schema() as schema_url:
+        yield schema_url
 
 
 @pytest.fixture
@@ -97,7 +81,7 @@ def read_only(url: str) -> str:
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
         return f"sqlite:///file:{u.database}?mode=ro&uri=true"
-    return _with_options(u, "-cdefault_transaction_read_only=on").render_as_string(hide_password=False)
+    return with_options(u, "-cdefault_transaction_read_only=on").render_as_string(hide_password=False)
 
 
 # ---- games ----------------------------------------------------------------------------------

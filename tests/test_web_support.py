@@ -22,7 +22,7 @@ import anyio
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import make_url, text
+from sqlalchemy import URL, make_url, text
 from starlette.testclient import WebSocketTestSession
 
 POSTGRES = os.environ.get("YATZY_TEST_POSTGRES_URL")
@@ -143,6 +143,13 @@ def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'web.sqlite3'}"
 
 
+def with_options(url: str | URL, options: str) -> URL:
+    """A PostgreSQL URL whose connections start with these server options too."""
+    u = make_url(url)
+    old = u.query.get("options")
+    return u.update_query_dict({"options": f"{old} {options}" if isinstance(old, str) else options})
+
+
 @contextmanager
 def postgres_schema() -> Iterator[str]:
     """The URL of a new, empty PostgreSQL schema in YATZY_TEST_POSTGRES_URL's database (its
@@ -150,13 +157,12 @@ def postgres_schema() -> Iterator[str]:
     from yatzy.storage import make_engine
 
     assert POSTGRES
-    schema = f"yatzy_web_{uuid.uuid4().hex[:12]}"
+    schema = f"yatzy_test_{uuid.uuid4().hex[:12]}"
     admin = make_engine(POSTGRES)
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
     try:
-        url = make_url(POSTGRES).update_query_dict({"options": f"-csearch_path={schema}"})
-        yield url.render_as_string(hide_password=False)
+        yield with_options(POSTGRES, f"-csearch_path={schema}").render_as_string(hide_password=False)
     finally:
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
