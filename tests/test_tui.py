@@ -525,7 +525,7 @@ async def test_low_vision_is_black_on_yellow_with_large_dice_and_remembered() ->
         await pilot.press("r", "1", "c", "ctrl+t")
         await until(pilot, lambda: bool(app.screen.query_one(CoachPanel).options))
         assert app.theme == "yatzy-contrast" and app.has_class("-large")
-        assert app.screen.query_one("#die-0").region.width == 14
+        await until(pilot, lambda: app.screen.query_one("#die-0").region.width == 14)  # the next layout
         ratios = contrasts(app)
         assert ratios and min(ratios) >= 7
         await pilot.press("?")
