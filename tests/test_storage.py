@@ -528,3 +528,73 @@ def test_two_writers_at_once_both_succeed(url: str) -> None:
     with Database(url) as db:
         assert sorted(g.id for g in list_games(db)) == sorted([game_id, *new])
         assert [r.points_lost for r in get_game(db, game_id).seats] == [14.0] * 3
+
+
+# ---- the group commit (the web server's writer) ---------------------------------------------
+
+class Refused(Exception):
+    """A write's own refusal, raised before it wrote anything."""
+
+
+def test_the_group_commit_stores_every_write_and_gives_each_its_own_error(db: Database) -> None:
+    """Writes waiting together share a transaction; a clean refusal, a database error and a
+    failure after writing each reach only their caller, and every other write is stored."""
+    import asyncio
+
+    from yatzy.storage.database import GroupCommit
+
+    commits = GroupCommit(db, clean=(Refused,))
+    games = [play("kids", seed, actions=10) for seed in range(6)]
+
+    def refuse(s: Session) -> int:
+        raise Refused("no")
+
+    def half(s: Session) -> int:  # writes a game, then fails: its game must not be stored
+        record_game(s, play("kids", 99))
+        raise RuntimeError("after writing")
+
+    async def main() -> list[Any]:
+        jobs: list[Any] = [commits.run(n, lambda s, g=g: record_game(s, g)) for n, g in enumerate(games)]
+        jobs += [commits.run(10, refuse), commits.run(11, half)]
+        return await asyncio.gather(*jobs, return_exceptions=True)
+
+    try:
+        results = asyncio.run(main())
+    finally:
+        commits.close()
+    stored, refused, failed = results[:6], results[6], results[7]
+    assert isinstance(refused, Refused) and isinstance(failed, RuntimeError)
+    assert all(isinstance(i, int) for i in stored)
+    assert sorted(g.id for g in list_games(db)) == sorted(stored)
+    for game_id, game in zip(stored, games, strict=True):
+        same_game(load_game(db, game_id), game)
+
+
+def test_the_group_commit_takes_a_new_connection_when_its_own_broke(url: str) -> None:
+    """The writer keeps one connection; if the database drops it between writes (a restart,
+    an administrator), the next write is made on a new one instead of failing."""
+    import asyncio
+
+    from yatzy.storage.database import GroupCommit
+
+    with Database(url) as db:
+        commits = GroupCommit(db)
+
+        async def write(seed: int) -> int:
+            return await commits.run(0, lambda s: record_game(s, play("kids", seed, actions=5)))
+
+        try:
+            first = asyncio.run(write(1))
+            connection = commits._connection
+            assert connection is not None
+            raw = connection.connection.dbapi_connection
+            if db.engine.dialect.name == "postgresql":  # the server ends the session
+                with db.engine.connect() as other:
+                    other.exec_driver_sql(f"SELECT pg_terminate_backend({raw.info.backend_pid})")
+            else:
+                raw.close()
+            second = asyncio.run(write(2))
+            assert commits._connection is not None and commits._connection is not connection
+        finally:
+            commits.close()
+        assert sorted(g.id for g in list_games(db)) == sorted([first, second])

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import platformdirs
-from sqlalchemy import URL, Engine, create_engine, event, make_url
+from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -158,8 +158,7 @@ class Database:
             finally:
                 raw.close()
         except (SQLAlchemyError, sqlite3.Error) as e:
-            raise StorageError(_("could not write to the game database: {reason}; nothing was changed")
-                               .format(reason=reason(e))) from e
+            raise write_failed(e) from e
 
     def session(self) -> Session:
         """A new session; the caller commits or rolls back (``with db.session() as s, s.begin():``)."""
@@ -190,6 +189,12 @@ def reason(e: BaseException) -> str:
     return text.splitlines()[0] if text else type(e).__name__
 
 
+def write_failed(e: BaseException) -> StorageError:
+    """The error for a write the database refused or failed (nothing of it was stored)."""
+    return StorageError(_("could not write to the game database: {reason}; nothing was changed").format(
+        reason=reason(e)))
+
+
 @contextmanager
 def writing(target: Target) -> Iterator[Session]:
     """One write: a Database's transaction, committed when the block ends; with a Session, a
@@ -207,8 +212,7 @@ def writing(target: Target) -> Iterator[Session]:
             with target.begin_nested():
                 yield target
     except SQLAlchemyError as e:
-        raise StorageError(_("could not write to the game database: {reason}; nothing was changed").format(
-            reason=reason(e))) from e
+        raise write_failed(e) from e
 
 
 @contextmanager
@@ -241,6 +245,12 @@ class GroupCommit:
     :class:`StorageError` and none of them is stored. Writes run on one thread of their own,
     ordered by the ``order`` key each caller gives (PostgreSQL: rows are locked in one order,
     so two processes' transactions do not deadlock).
+
+    The thread keeps one connection from one transaction to the next instead of taking one
+    from the pool each time: the pool checks a connection it hands out with a round trip to
+    the database, one of the four every transaction made. A connection that broke is
+    dropped and a new one taken (the writes of a transaction that failed before its commit
+    are run again, as after any error).
     """
 
     def __init__(self, db: Database, clean: tuple[type[BaseException], ...] = ()) -> None:
@@ -249,6 +259,8 @@ class GroupCommit:
         self._queue: queue.SimpleQueue[tuple[Any, Any, asyncio.Future[Any]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
+        self._connection: Connection | None = None
+        """The worker thread's own connection (only that thread uses it)."""
 
     async def run(self, order: Any, write: Callable[[Session], T]) -> T:
         """Run ``write`` in the next shared transaction; its result once that is committed.
@@ -272,6 +284,12 @@ class GroupCommit:
             self._thread = None
 
     def _work(self) -> None:
+        try:
+            self._serve()
+        finally:
+            self._drop_connection()
+
+    def _serve(self) -> None:
         while True:
             first = self._queue.get()
             if first is None:
@@ -304,7 +322,7 @@ class GroupCommit:
              isolated: bool) -> list[tuple[asyncio.Future[Any], Any, BaseException | None]]:
         outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
         try:
-            with writing(self.db) as session:
+            with self._transaction() as session:
                 for _order, write, future in batch:
                     if not isolated:
                         try:
@@ -318,9 +336,7 @@ class GroupCommit:
                         with session.begin_nested():
                             outcomes.append((future, write(session), None))
                     except SQLAlchemyError as e:
-                        outcomes.append((future, None, StorageError(
-                            _("could not write to the game database: {reason}; nothing was changed").format(
-                                reason=reason(e)))))
+                        outcomes.append((future, None, write_failed(e)))
                     except Exception as e:
                         outcomes.append((future, None, e))
         except _Redo:
@@ -329,6 +345,32 @@ class GroupCommit:
             failed = e if isinstance(e, StorageError) else StorageError(str(e))
             outcomes = [(future, None, failed) for _order, _write, future in batch]
         return outcomes
+
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        """A transaction on the thread's own connection (a new one if it has none or it broke),
+        committed when the block ends, rolled back if it raises.
+
+        :raises StorageError: the database refused or failed (what the block raised otherwise).
+        """
+        try:
+            if self._connection is None:
+                self._connection = self.db.engine.connect().execution_options(**{WRITE: True})
+            with (self.db.write_lock or contextlib.nullcontext(),
+                  self.db.sessions(bind=self._connection) as session, session.begin()):
+                yield session
+        except SQLAlchemyError as e:
+            raise write_failed(e) from e
+        finally:
+            if self._connection is not None and self._connection.invalidated:
+                self._drop_connection()
+
+    def _drop_connection(self) -> None:
+        if self._connection is not None:
+            with contextlib.suppress(SQLAlchemyError):
+                self._connection.close()
+            self._connection = None
 
 
 class _Redo(Exception):  # noqa: N818 - control flow: run the batch again, a savepoint for each write

@@ -569,6 +569,9 @@ class Rooms:
         """Rooms being loaded from the database: code -> the load (shared by all who ask)."""
         self.commits = GroupCommit(db, clean=(RoomConflictError,))
         """Every room's actions: committed together, one transaction for all those waiting."""
+        self.stores = GroupCommit(db, clean=(RoomConflictError,))
+        """New rooms and finished games' whole saves: bigger writes (a game's save is several
+        milliseconds of work), on a thread of their own so that no action waits for one."""
 
     async def close(self) -> None:
         """Stop the bots, finish the saves and leave the pub/sub channels (at shutdown)."""
@@ -587,6 +590,7 @@ class Rooms:
             await sub.close()
         self._subscriptions.clear()
         await asyncio.to_thread(self.commits.close)
+        await asyncio.to_thread(self.stores.close)
 
     async def resume(self, within: timedelta = RESUME_WITHIN) -> int:
         """Take up again the games a stopped server was playing (rooms that moved ``within``
@@ -604,8 +608,9 @@ class Rooms:
     # -- making and finding ------------------------------------------------------------------
     async def create(self, game: Game, settings: RoomSettings) -> tuple[Room, str | None]:
         """A new room for ``game`` (seeded from :mod:`secrets`); returns it and, for a hot-seat
-        room, the table's token. Stored through the group commit (with the actions of other
-        rooms waiting then), and held from then on as it is: nothing read back.
+        room, the table's token. Stored through the group commit of bigger writes (with the
+        other new rooms and saves waiting then), and held from then on as it is: nothing read
+        back.
 
         :raises InvalidActionError: a bot seat of an unknown level, or an unknown language.
         :raises StorageError: the database failed; no room was made.
@@ -614,7 +619,7 @@ class Rooms:
         salt = new_salt()
         seal = "" if game.dice_from == "players" else commitment(game.seed, salt)  # keeper: no seed to seal
         table = secrets.token_urlsafe(24) if settings.hot_seat else None
-        room_id, code, game_id = await self.commits.run(
+        room_id, code, game_id = await self.stores.run(
             -1, lambda s: store_room(s, game, settings, salt, seal, table))
         record = RoomRecord(room_id, code, game_id, settings, {}, salt, seal, len(game.log), game, set(),
                             saved=len(game.log))
@@ -979,7 +984,7 @@ class Rooms:
             if room.saved >= len(room.game.log) or room.logged < len(room.game.log):
                 return
             try:
-                await self.commits.run(room.id, lambda s: save_game(s, room))
+                await self.stores.run(room.id, lambda s: save_game(s, room))
             except RoomConflictError:
                 return  # another process has moved on: it saves the game
             except StorageError as e:  # every action is in the room's log: the next save catches up
