@@ -15,12 +15,16 @@ processes by the room row's version, and events fan out through Redis.
   a retried undo is not applied twice, a new connection gets the game as a full state.
 - A process killed (SIGKILL): within PRESENCE_LOST + PRESENCE_EVERY the other process counts
   its connections no more and tells its clients.
+- Redis stopped and started again (a Redis of the test's own): an action committed meanwhile
+  reaches the other process's client as a full state once Redis is back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import socket
 import subprocess
 import threading
 import time
@@ -42,6 +46,8 @@ from test_web_support import (
     database_url,
     free_port,
     postgres_schema,
+    stop_process,
+    wait_for,
     yatzy_serve,
 )
 from yatzy.game import Game
@@ -543,3 +549,64 @@ def test_the_players_of_a_killed_process_are_away_on_the_other(servers: Servers)
         for c in clients:
             with suppress(Exception):
                 c.ws.close()
+
+
+# ---- Redis goes away and comes back -------------------------------------------------------------
+
+@contextmanager
+def redis_server(port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A Redis of this test's own on 127.0.0.1:``port`` (nothing kept on disk), once it answers."""
+    with log.open("ab") as out:
+        proc = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+                                 "--appendonly", "no"], stdout=out, stderr=out)
+    try:
+        def up() -> bool:
+            with suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+            return False
+
+        wait_for(up, 10, "redis-server did not start")
+        yield proc
+    finally:
+        stop_process(proc)
+
+
+@needs_both
+@pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server (.ci/run installs it)")
+def test_a_process_catches_up_on_what_was_published_while_redis_was_down(tmp_path: Path) -> None:
+    """An action on A while Redis is down is committed but reaches B through no message;
+    once Redis is back, B reads the room from the database and its client gets a full state."""
+    port = free_port()
+    pubsub = f"redis://127.0.0.1:{port}/0"
+    with ExitStack() as stack:
+        redis = stack.enter_context(redis_server(port, tmp_path / "redis.log"))
+        url = stack.enter_context(postgres_schema())
+        Database(url).close()
+        a = stack.enter_context(server(url, pubsub, tmp_path / "a.log"))
+        b = stack.enter_context(server(url, pubsub, tmp_path / "b.log"))
+        room = httpx.post(f"{a}/api/rooms", json={"seats": [{"name": "Ann"}, {"name": "Bo"}],
+                                                  "hot_seat": True}).json()
+        one, two = Client(a, room["code"], room["table_token"]), Client(b, room["code"], room["table_token"])
+        stack.callback(one.ws.close)
+        stack.callback(two.ws.close)
+        for c in (one, two):
+            c.until("state")
+        assert one.answer(one.act_id("one", 1, "r"))["type"] == "ack"  # with Redis: B hears of it
+        for c in (one, two):
+            c.catch_up(1)
+        stop_process(redis)
+        scored = max(one.view["score_options"], key=lambda o: o["points"])["id"]
+        ack = one.answer(one.act_id("one", 2, f"s {scored}"))  # committed, not heard
+        assert ack["type"] == "ack"
+        one.catch_up(ack["version"])
+        assert httpx.get(f"{b}/api/rooms/{room['code']}").json()["version"] == 1  # B does not know yet
+        stack.enter_context(redis_server(port, tmp_path / "redis.log"))
+        while two.view["version"] < one.view["version"]:
+            m = two.recv(timeout=15)
+        assert m["type"] == "state"  # the events are lost: a full state
+        assert two.view["players"] == one.view["players"]
+        # and the room goes on through Redis on both processes
+        assert two.answer(two.act_id("two", 1, "r"))["type"] == "ack"
+        one.catch_up(two.view["version"])
+        assert one.view["dice"] == two.view["dice"]

@@ -20,7 +20,7 @@ import json
 import logging
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from ..errors import InvalidActionError
@@ -44,6 +44,9 @@ class PubSub(ABC):
 
     origin: str
     """This process's id on the backend (a fresh one for each backend)."""
+    on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None
+    """Called once the backend is back after losing its connection (messages published by
+    others meanwhile did not arrive; the caller reads what it missed elsewhere)."""
 
     @abstractmethod
     async def publish(self, channel: str, message: dict[str, Any]) -> None: ...
@@ -122,9 +125,9 @@ class RedisPubSub(InProcessPubSub):
     One connection listens: it subscribes to the channels this process has
     subscribers for, and a reader task hands each message from another process to a worker
     per channel (so one slow room does not hold up the others, and a channel's messages stay
-    in order). If Redis goes away, publishing logs the failure (the action stays committed;
-    another process notices when its next action meets the newer version) and the reader
-    reconnects, subscribing again.
+    in order). If Redis goes away, publishing logs the failure (the action stays committed)
+    and the reader reconnects, subscribing again, then calls :attr:`on_reconnect` (the rooms
+    read what they missed from the database).
     """
 
     def __init__(self, url: str) -> None:
@@ -142,6 +145,7 @@ class RedisPubSub(InProcessPubSub):
         self._queues: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
         self._publishing = asyncio.Lock()
+        self._catching_up: asyncio.Task[None] | None = None
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         await self.deliver(channel, message)
@@ -171,6 +175,7 @@ class RedisPubSub(InProcessPubSub):
 
     async def _read(self) -> None:
         """Take messages off the listening connection, for as long as this backend lives."""
+        cut_off = False
         while True:
             try:
                 if not self._listener.subscribed:
@@ -180,9 +185,20 @@ class RedisPubSub(InProcessPubSub):
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                log.error("pub/sub: reading from Redis failed (%s); reconnecting", e)
+                if not cut_off:
+                    log.error("pub/sub: reading from Redis failed (%s); reconnecting", e)
+                cut_off = True
                 await asyncio.sleep(0.5)
                 continue
+            if cut_off:
+                connection = self._listener.connection
+                if connection is None or not connection.is_connected:  # not back yet
+                    await asyncio.sleep(0.5)
+                    continue
+                cut_off = False
+                log.warning("pub/sub: Redis is back")
+                if self.on_reconnect is not None:
+                    self._catching_up = asyncio.get_running_loop().create_task(self.on_reconnect())
             if raw is None or raw.get("type") != "message":
                 continue
             channel = raw["channel"].decode() if isinstance(raw["channel"], bytes) else str(raw["channel"])
@@ -204,7 +220,7 @@ class RedisPubSub(InProcessPubSub):
             await self.deliver(channel, await queue.get())
 
     async def close(self) -> None:
-        tasks = [t for t in (self._reader, *self._workers.values()) if t is not None]
+        tasks = [t for t in (self._reader, self._catching_up, *self._workers.values()) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -334,6 +334,13 @@ def unfinished_rooms(db: Database, since: datetime) -> list[str]:
             GameRow.finished.is_(False), RoomRow.updated_at >= since).order_by(RoomRow.id)))
 
 
+def stored_versions(db: Database, codes: list[str]) -> dict[str, int]:
+    """The stored version of each of these rooms (code -> version)."""
+    with reading(db) as s:
+        return {code: version for code, version in s.execute(
+            select(RoomRow.code, RoomRow.version).where(RoomRow.code.in_(codes)))}
+
+
 def save_game(db: Target, room: Room) -> None:
     """Write the room's game's whole save (:func:`yatzy.storage.record_game`: what the history
     and statistics read) and drop the room's appended actions it now holds, if the stored
@@ -563,6 +570,7 @@ class Rooms:
         self.presence_every = PRESENCE_EVERY
         self._presence_task: asyncio.Task[None] | None = None
         self.pubsub = pubsub or InProcessPubSub()
+        self.pubsub.on_reconnect = self.catch_up
         self.rooms: dict[str, Room] = {}
         self._subscriptions: dict[str, Subscription] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -1048,6 +1056,26 @@ class Rooms:
                 if room.buffered < room.version:
                     return  # more of the events are on the way: the last of them wakes the clients
         room.wake("game")
+
+    async def catch_up(self) -> None:
+        """After the pub/sub was cut off (Redis restarted), the messages published meanwhile
+        are lost: every room held here is checked against the database, and one that another
+        process moved is loaded again and its clients get a full state."""
+        if not self.rooms:
+            return
+        try:
+            versions = await asyncio.to_thread(stored_versions, self.db, list(self.rooms))
+        except StorageError as e:
+            log.error("rooms could not be checked after the pub/sub came back: %s", e)
+            return
+        for code, version in versions.items():
+            room = self.rooms.get(code)
+            if room is None or version <= room.version:
+                continue
+            async with room.lock:
+                if version > room.version:
+                    await self._reload(room)
+                    self._give_up_gap(room, room.version)
 
     def _give_up_gap(self, room: Room, version: int) -> None:
         if room.buffered < version <= room.version:
