@@ -33,7 +33,7 @@ import yatzy
 from yatzy.bots import BOTS
 from yatzy.cli import app
 from yatzy.game import Game
-from yatzy.i18n import LANGUAGES, LOCALE_DIR, _, current_language, language, pgettext
+from yatzy.i18n import LANGUAGES, LOCALE_DIR, _, current_language, language, number, percent, pgettext
 from yatzy.names import category_name
 from yatzy.play import DEFAULT_SAVE, hot_seat
 from yatzy.registry import ALIASES, OPTIONS, RULESETS, get_ruleset, parse_options
@@ -413,3 +413,31 @@ def test_bot_levels_and_option_values_are_shown_in_the_language(lang: str) -> No
                 assert all(labels) and len(set(labels)) == len(labels), (entry.name, spec.name)
                 if isinstance(spec.default, bool):
                     assert spec.label(True) != "on" and spec.label(False) != "off"
+
+
+@pytest.mark.parametrize("lang,decimal,grouped,share", [
+    ("en", "248.4", "1,234,567", "12.5%"),
+    ("fi", "248,4", "1\xa0234\xa0567", "12,5\xa0%"),
+    ("sv", "248,4", "1\xa0234\xa0567", "12,5\xa0%"),
+    ("da", "248,4", "1.234.567", "12,5\xa0%"),
+    ("nb", "248,4", "1\xa0234\xa0567", "12,5\xa0%"),
+    ("ru", "248,4", "1\xa0234\xa0567", "12,5\xa0%"),
+])
+def test_numbers_are_written_the_languages_way(lang: str, decimal: str, grouped: str, share: str) -> None:
+    with language(lang):
+        assert number(248.44, 1) == decimal
+        assert number(1234567) == grouped
+        assert percent(0.125, 1) == share
+        assert number(0.5, 1, sign=True) == f"+0{decimal[-2]}5"
+
+
+@pytest.mark.parametrize("args,lang,expected", [
+    (["solve", "-r", "kids"], "fi", r"odotettu pistemäärä \d+,\d{4} "),
+    (["solve", "-r", "kids"], "en", r"expected score \d+\.\d{4} "),
+    (["simulate", "-r", "kids", "-n", "20", "--bot", "greedy"], "da", r"gennemsnit \d+,\d\d ± \d+,\d\d"),
+    (["advise", "-d", "66622", "--rolls-left", "1", "--filled", "ones"], "sv", r" \d+,\d{3} "),
+])
+def test_the_commands_write_numbers_the_languages_way(args: list[str], lang: str, expected: str) -> None:
+    r = runner.invoke(app, [*args, "--lang", lang], env=WIDE)
+    assert r.exit_code == 0, r.output
+    assert re.search(expected, r.stdout), r.stdout

@@ -22,7 +22,7 @@ from .bots import BOTS
 from .dice import parse
 from .errors import YatzyError
 from .game import Game
-from .i18n import _, language, ngettext, pgettext
+from .i18n import _, language, ngettext, number, percent, pgettext
 from .names import LANGUAGES, category_name
 from .registry import RULESETS, get_ruleset, parse_options
 from .rules import Ruleset
@@ -366,9 +366,9 @@ def solve(
         print(json.dumps(out))
     else:
         console.print(_("{title}: expected score {score} ({states}, {seconds} s)").format(
-            title=_(rs.title), score=f"[bold]{sol.expected_score:.4f}[/]",
-            states=ngettext("{n} state", "{n} states", sol.states).format(n=f"{sol.states:,}"),
-            seconds=f"{seconds:.2f}"), soft_wrap=True)
+            title=_(rs.title), score=f"[bold]{number(sol.expected_score, 4)}[/]",
+            states=ngettext("{n} state", "{n} states", sol.states).format(n=number(sol.states)),
+            seconds=number(seconds, 2)), soft_wrap=True)
 
 
 @app.command()
@@ -421,9 +421,9 @@ def converge(
             t.add_column(col, justify="right")
         prev = None
         for p in points:
-            change = "" if prev is None else f"{p.expected_score - prev:+.4f}"
-            t.add_row(str(p.bank_cap), f"{p.expected_score:.4f}", change, f"{p.states:,}",
-                      f"{p.seconds:.1f}")
+            change = "" if prev is None else number(p.expected_score - prev, 4, sign=True)
+            t.add_row(str(p.bank_cap), number(p.expected_score, 4), change, number(p.states),
+                      number(p.seconds, 1))
             prev = p.expected_score
         console.print(t)
         if plot is not None and plot_error is None:
@@ -485,9 +485,9 @@ def advise(
     t.add_column(_("regret"), justify="right")
     t.add_column(_("odds by end of turn"))
     for o in options:
-        odds = ", ".join(f"{category_name(c)} {p:.1%}" for c, p in o.odds[:3])
+        odds = ", ".join(f"{category_name(c)} {percent(p, 1)}" for c, p in o.odds[:3])
         now = "" if o.points is None else str(o.points)
-        t.add_row(o.action.describe(), now, f"{o.value:.3f}", f"{o.regret:.3f}", odds)
+        t.add_row(o.action.describe(), now, number(o.value, 3), number(o.regret, 3), odds)
     console.print(t)
 
 
@@ -541,9 +541,9 @@ def simulate(
         print(json.dumps(result))
     else:
         console.print(_("{title}, {bot} bot, {games}: mean {mean} ± {error} (sd {sd})").format(
-            title=_(rs.title), bot=bot, games=_games(games), mean=f"[bold]{summary.mean:.2f}[/]",
-            error=f"{summary.std_error:.2f}", sd=f"{summary.std:.1f}"), soft_wrap=True)
-        console.print("  ".join(f"{k} {v:.0f}" for k, v in summary.percentiles().items()))
+            title=_(rs.title), bot=bot, games=_games(games), mean=f"[bold]{number(summary.mean, 2)}[/]",
+            error=number(summary.std_error, 2), sd=number(summary.std, 1)), soft_wrap=True)
+        console.print("  ".join(f"{k} {number(v)}" for k, v in summary.percentiles().items()))
         if plot is not None and plot_error is None:
             console.print(_("histogram: {path}").format(path=plot))
     if plot_error is not None:
@@ -650,7 +650,7 @@ def history_show(
         _fail(e)
     replay = Game(game.ruleset, game.seats, game.seed, first=game.first if not game.roll_offs else None,
                   roll_off=bool(game.roll_offs))
-    for number, action in enumerate(game.log, 1):
+    for step, action in enumerate(game.log, 1):
         player = replay.state.players[replay.state.current]
         replay.apply(action)
         if isinstance(action, Roll):
@@ -661,7 +661,7 @@ def history_show(
             line = f"{action.describe()}: {player.card[action.category]}"
         else:
             line = action.describe()
-        console.print(f"{number:>3}. {player.name}: {line}", highlight=False)
+        console.print(f"{step:>3}. {player.name}: {line}", highlight=False)
     outcome = game.outcome()
     if outcome is not None:
         console.print(_("winner: {names}").format(names=_and([s.name for s in outcome.standings
@@ -687,9 +687,9 @@ def history_stats(
                 _("bonus"), _("Yatzy"), _("lost to the coach")):
         t.add_column(col, justify="right")
     for s in stats:
-        lost = "" if s.mean_points_lost is None else f"{s.mean_points_lost:.1f}"
-        t.add_row(s.name, s.ruleset, str(s.games), str(s.wins), f"{s.mean:.1f}", str(s.best),
-                  f"{s.bonus_rate:.0%}", f"{s.yatzy_rate:.0%}", lost)
+        lost = "" if s.mean_points_lost is None else number(s.mean_points_lost, 1)
+        t.add_row(s.name, s.ruleset, str(s.games), str(s.wins), number(s.mean, 1), str(s.best),
+                  percent(s.bonus_rate), percent(s.yatzy_rate), lost)
     console.print(t)
 
 

@@ -9,12 +9,16 @@ and translated where they are shown. Catalogs live in ``yatzy/locale/<lang>/LC_M
 
 from __future__ import annotations
 
+import copy
 import gettext
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+
+from babel import Locale
+from babel.numbers import format_decimal
 
 from .errors import InvalidActionError
 
@@ -77,6 +81,28 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """A message in a context (box names: "box"), for words that translate differently."""
     return translations(_current.get()).pgettext(context, message)
+
+
+def number(x: float, digits: int = 0, *, sign: bool = False) -> str:
+    """``x`` with ``digits`` decimals, written as the current language writes numbers (Babel's
+    locale data): 248.4 and 12,000 in English, 248,4 and 12 000 in Finnish; ``sign`` puts a
+    + before a positive number."""
+    body = "#,##0" + ("." + "0" * digits if digits else "")
+    pattern = f"+{body};-{body}" if sign else body
+    return str(format_decimal(x, format=pattern, locale=_locale(_current.get())))
+
+
+def percent(x: float, digits: int = 0) -> str:
+    """The share ``x`` (0.25) as a percentage, the current language's way (25%; 25 % in Finnish)."""
+    locale = _locale(_current.get())
+    pattern = copy.copy(locale.percent_formats[None])
+    pattern.frac_prec = (digits, digits)
+    return str(pattern.apply(x, locale))
+
+
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"

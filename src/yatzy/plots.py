@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InvalidActionError
-from .i18n import _
+from .i18n import _, number
 from .solver.convergence import CapPoint
 from .solver.simulate import Summary
 
@@ -69,7 +69,7 @@ def plot_histogram(summary: Summary, path: str, title: str) -> None:
     lo, hi = int(summary.scores.min()), int(summary.scores.max())
     ax.hist(summary.scores, bins=range(lo, hi + 6, 5), color="#3a7bd5", edgecolor="white")
     ax.axvline(summary.mean, color="#d9534f", linewidth=2,
-               label=_("mean {mean}").format(mean=f"{summary.mean:.1f}"))
+               label=_("mean {mean}").format(mean=number(summary.mean, 1)))
     ax.set_xlabel(_("final score"))
     ax.set_ylabel(_("number of games"))
     ax.set_title(title)
@@ -90,7 +90,7 @@ def plot_convergence(points: list[CapPoint], path: str, title: str) -> None:
     ys = [p.expected_score for p in points]
     ax.plot(xs, ys, marker="o", color="#3a7bd5")
     ax.axhline(ys[-1], color="#999999", linestyle="--", linewidth=1,
-               label=_("cap {cap}: {value}").format(cap=xs[-1], value=f"{ys[-1]:.4f}"))
+               label=_("cap {cap}: {value}").format(cap=xs[-1], value=number(ys[-1], 4)))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(_("bank cap (saved rolls the solver tracks)"))
     ax.set_ylabel(_("expected score, optimal play"))

@@ -23,7 +23,7 @@ from textual.worker import get_current_worker
 
 from ..bots import DozzyBot
 from ..game import Action, Game, Roll, Score
-from ..i18n import _, language
+from ..i18n import _, language, number, percent
 from ..rules import Ruleset
 from ..solver.coach import Coach, Option, Position
 from ..solver.solve import solve
@@ -221,12 +221,12 @@ class CoachPanel(Vertical):
                     move += f" ({o.points})"
             else:
                 move = o.action.describe()
-            regret = _("best") if o.regret < 0.05 else f"−{o.regret:.1f}"
-            line = f"{n:>2} {move:<22} {o.value:>9.1f} {regret:>8}"
+            regret = _("best") if o.regret < 0.05 else f"−{number(o.regret, 1)}"
+            line = f"{n:>2} {move:<22} {number(o.value, 1):>9} {regret:>8}"
             self.lines.append(line)
             parts.append(Text(line, style="bold" if n == 1 else ""))
             if o.odds:
-                odds = " · ".join(f"{names[c]} {p:.0%}" for c, p in o.odds)
+                odds = " · ".join(f"{names[c]} {percent(p)}" for c, p in o.odds)
                 parts.append(Padding(Text(odds, style="italic"), (0, 0, 0, 3)))
         if len(options) > SHOWN:
             parts.append(Text(_("… and {n} more moves").format(n=len(options) - SHOWN)))

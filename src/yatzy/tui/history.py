@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Label, Select, Static, TabbedContent, TabPane
 
 from ..errors import YatzyError
-from ..i18n import _, language, ngettext, pgettext
+from ..i18n import _, language, ngettext, number, percent, pgettext
 from ..names import category_name
 from ..registry import RULESETS, find_variant, get_ruleset
 from ..storage import (
@@ -87,10 +87,6 @@ def who(name: str, kind: str, level: str | None, players: Iterable[Who]) -> str:
     if kind == "bot" and any(n == name and (k, lv) != (kind, level) for n, k, lv in players):
         return _("{name} (bot: {level})").format(name=name, level=level)
     return name
-
-
-def percent(rate: float) -> str:
-    return f"{rate:.0%}"
 
 
 def bins_for(totals: Histogram) -> int:
@@ -372,8 +368,8 @@ def stats_table(rows: Iterable[PlayerStats], yatzy: str | None) -> Table:
         t.add_column(yatzy, justify="right")
     t.add_column(_("lost to the coach"), justify="right")
     for s in rows:
-        lost = "–" if s.mean_points_lost is None else f"{s.mean_points_lost:.1f}"
-        cells = [who(s.name, s.kind, s.level, players), str(s.games), str(s.wins), f"{s.mean:.1f}",
+        lost = "–" if s.mean_points_lost is None else number(s.mean_points_lost, 1)
+        cells = [who(s.name, s.kind, s.level, players), str(s.games), str(s.wins), number(s.mean, 1),
                  str(s.best), percent(s.bonus_rate)]
         if yatzy is not None:
             cells.append(percent(s.yatzy_rate))

@@ -27,7 +27,7 @@ from ..actions import parse_action
 from ..bots import needs_table
 from ..errors import YatzyError
 from ..game import Action, Game, Roll, Score
-from ..i18n import _, language
+from ..i18n import _, language, number
 from ..session import Event, Preparing, Rolled, SaveError, Scored, Session, TilesRestored, TurnPassed, Undone
 from ..solver.coach import Option
 from ..views import GameView, ScoreOption, box_label
@@ -280,8 +280,8 @@ class PlayScreen(Screen[None]):
             current = view.players[view.current or 0]
             if not self.ready:
                 return _("{name} waits for its table.").format(name=current.name)
-            return _("{name} is playing: + faster, − slower ({pace:.1f} s a move), s skips.").format(
-                name=current.name, pace=self.pace)
+            return _("{name} is playing: + faster, − slower ({pace} s a move), s skips.").format(
+                name=current.name, pace=number(self.pace, 1))
         if view.dice is None:
             if view.may_restore:
                 return _("r rolls · b brings tiles back first")
@@ -348,8 +348,8 @@ class PlayScreen(Screen[None]):
         if found is not None:
             lost, best = found
             with language(self.lang):
-                question = _("This move loses {points:.1f} points against the coach's best: {best}. "
-                             "Play it anyway?").format(points=lost, best=best.action.describe())
+                question = _("This move loses {points} points against the coach's best: {best}. "
+                             "Play it anyway?").format(points=number(lost, 1), best=best.action.describe())
             self.app.push_screen(ConfirmScreen(self.lang, question),
                                  lambda yes: self.really_act(action) if yes else None)
             return
@@ -430,8 +430,8 @@ class PlayScreen(Screen[None]):
                 else:
                     lost, best = found
                     text = _("Fill {box} with 0? Other boxes would score points with these dice, and "
-                             "this move loses {points:.1f} points against the coach's best: {best}.")
-                    question = text.format(box=label, points=lost, best=best.action.describe())
+                             "this move loses {points} points against the coach's best: {best}.")
+                    question = text.format(box=label, points=number(lost, 1), best=best.action.describe())
             asked = found is not None
             self.app.push_screen(ConfirmScreen(self.lang, question),
                                  lambda yes: self.choose_tiles(option, asked) if yes else None)

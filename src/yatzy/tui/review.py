@@ -28,7 +28,7 @@ from ..actions import Action
 from ..analysis import Analysis, AnalysisError, Decision, SeatAnalysis, analyse, check_analysable
 from ..errors import YatzyError
 from ..game import Game, Roll, Score
-from ..i18n import _, language, ngettext
+from ..i18n import _, language, ngettext, number
 from ..views import GameView, game_view
 from .coach import build
 from .texts import dice_text, rolls_text, round_text, tiles_text, winners_text
@@ -43,8 +43,8 @@ SHOWN_LOSS = 0.05
 
 
 def points(x: float) -> str:
-    """Expected points as the screen shows them: one decimal."""
-    return f"{x:.1f}"
+    """Expected points as the screen shows them: one decimal, the player's language's way."""
+    return number(x, 1)
 
 
 def lost_text(x: float) -> str:

@@ -288,7 +288,9 @@ async def games(request: Request, player: str | None = Query(None, max_length=40
                 ruleset: str | None = Query(None, max_length=40), finished: bool | None = None,
                 limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)) -> list[GameSummaryOut]:
     """Stored games, newest first: where ``player`` sat (by name), of ``ruleset``, finished
-    or not. Summaries only: no save, no seed."""
+    or not. Summaries only: no save, no seed. A game still played in a room is summed up as
+    its room first stored it (its moves reach the history when it ends; meanwhile its room,
+    ``GET /api/rooms/{code}``, shows it as it stands)."""
     await request.app.state.rooms.saved()  # games that just ended: their saves are on their way
     try:
         found = await asyncio.to_thread(list_games, _db(request), player, ruleset, limit, finished=finished,

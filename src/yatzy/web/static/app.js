@@ -55,6 +55,16 @@ function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
+/** A number as the page's language writes it (248,4 in Finnish), with `digits` decimals. */
+function num(x, digits = 1) {
+  return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
+/** A share (0.25) as a percentage, the page's language's way (25 % in Finnish). */
+function pct(x) {
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(x);
+}
+
 function applyStaticWords() {
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
@@ -428,7 +438,7 @@ function gameItem(g) {
       botTag(s),
       s.won ? h("span", { class: "tag" }, t("won")) : null,
       s.points_lost !== null && s.points_lost !== undefined
-        ? h("span", { class: "lost" }, ` · ${t("lost_short", { points: s.points_lost.toFixed(1) })}`) : null))),
+        ? h("span", { class: "lost" }, ` · ${t("lost_short", { points: num(s.points_lost) })}`) : null))),
     h("p", {}, link(`/?screen=replay&game=${g.id}`, t("replay_game"), {
       "aria-label": t("replay_game_n", { n: g.id, title: g.title || rulesetTitle(g.ruleset) }) })));
 }
@@ -574,7 +584,6 @@ async function showStats(query) {
     fill(body, h("p", { id: "no-stats" }, t("no_stats")));
     return;
   }
-  const pct = (x) => `${Math.round(x * 100)} %`;
   const chartBox = h("div", { class: "chart-box", id: "chart" });
   const draw = () => fill(chartBox, histogramChart(st.histogram, Math.min(960, Math.max(260, chartBox.clientWidth || 600))));
   const hist = st.histogram;
@@ -597,9 +606,9 @@ async function showStats(query) {
             t("yatzy_rate"), t("mean_lost")].map((x) => h("th", { scope: "col" }, x)))),
           h("tbody", {}, st.players.map((p) => h("tr", {},
             h("th", { scope: "row" }, p.name, botTag(p)),
-            h("td", {}, String(p.games)), h("td", {}, String(p.wins)), h("td", {}, p.mean.toFixed(1)),
+            h("td", {}, String(p.games)), h("td", {}, String(p.wins)), h("td", {}, num(p.mean)),
             h("td", {}, String(p.best)), h("td", {}, pct(p.bonus_rate)), h("td", {}, pct(p.yatzy_rate)),
-            h("td", {}, p.mean_points_lost === null ? "–" : p.mean_points_lost.toFixed(1)))))))),
+            h("td", {}, p.mean_points_lost === null ? "–" : num(p.mean_points_lost)))))))),
     h("section", { class: "card", "aria-labelledby": "records-h" },
       h("h2", { id: "records-h" }, t("records")),
       h("ol", { class: "records", id: "records" }, st.records.map((r) => h("li", {},
@@ -1237,7 +1246,7 @@ class GameScreen {
     } else {
       if (a.note) parts.push(h("p", {}, a.note));
       parts.push(h("ol", {}, (a.options || []).slice(0, 3).map((o) => h("li", {}, o.description,
-        o.regret ? ` (${t("coach_regret", { points: o.regret.toFixed(1) })})` : ""))));
+        o.regret ? ` (${t("coach_regret", { points: num(o.regret) })})` : ""))));
     }
     fill(box, ...parts);
   }
@@ -1249,9 +1258,9 @@ class GameScreen {
     if (a.error) return h("p", {}, a.error);
     if (a.status !== "ready") return h("p", {}, t("analysis_preparing", { percent: Math.round((a.progress || 0) * 100) }));
     return h("section", { "aria-labelledby": "analysis-h" }, h("h3", { id: "analysis-h" }, t("analysis")),
-      a.seats.map((s) => h("div", {}, h("p", {}, t("points_lost", { name: s.name, points: s.total_lost.toFixed(1) })),
+      a.seats.map((s) => h("div", {}, h("p", {}, t("points_lost", { name: s.name, points: num(s.total_lost) })),
         s.costliest.length ? h("ul", {}, s.costliest.map((d) => h("li", {},
-          t("costly", { turn: d.turn, played: d.played_words, best: d.best_words, points: d.points_lost.toFixed(1) })))) : null)));
+          t("costly", { turn: d.turn, played: d.played_words, best: d.best_words, points: num(d.points_lost) })))) : null)));
   }
 
   async analyse() {
