@@ -152,7 +152,7 @@ def scorecard(view: GameView) -> Table:
                 sums = label("upper") if len(bonuses) == 1 else \
                     f"{label('total')} {min(bonus.boxes)}–{max(bonus.boxes)}"
                 t.add_row(f"[dim]{sums}[/]", *(f"[dim]{p.bonuses[j].subtotal}[/]" for p in players))
-                t.add_row(f"[dim]{_('for the bonus')}[/]",
+                t.add_row("[dim]" + _("for the bonus") + "[/]",
                           *(f"[dim]{bonus_status(p.bonuses[j])}[/]" for p in players))
                 t.add_row(label("bonus"), *(str(p.bonuses[j].points) for p in players), end_section=True)
     if view.has_yahtzee_bonus or any(p.yahtzee_bonus for p in players):

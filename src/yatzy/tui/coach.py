@@ -211,8 +211,9 @@ class CoachPanel(Vertical):
         a keep the odds of each box by the end of the turn (indented under it)."""
         names = {b.id: b.name for b in view.players[0].boxes}
         numbers = {b.id: b.number for b in view.players[0].boxes}
+        heads = _("move"), _("expected"), _("regret")  # outside the f-string, where the extraction finds them
         parts: list[RenderableType] = [
-            Text(f"{'':2} {_('move'):<22} {_('expected'):>9} {_('regret'):>8}", style="bold")]
+            Text(f"{'':2} {heads[0]:<22} {heads[1]:>9} {heads[2]:>8}", style="bold")]
         self.lines = []
         for n, o in enumerate(options[:SHOWN], 1):
             if isinstance(o.action, Score):

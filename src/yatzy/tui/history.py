@@ -246,7 +246,7 @@ class HistoryScreen(Screen[None]):
         self.fill_list(show_rules=not rules)
         count = ngettext("{n} finished game", "{n} finished games", len(self.games)).format(n=len(self.games))
         self.query_one("#history-title", Static).update(
-            Text(f" {_('Games played')} · {count}", style="bold"))
+            Text(" " + _("Games played") + f" · {count}", style="bold"))
         self.query_one("#history-stats-text", Static).update(self.stats_text(stats, best))
         self.query_one("#history-scores-text", Static).update(self.scores_text())
 

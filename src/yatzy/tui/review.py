@@ -436,7 +436,8 @@ class ReviewScreen(Screen[None]):
 
     def _draw_keys(self) -> None:
         replay = self.query_one(ContentSwitcher).current == REPLAY
-        title = f" {_('Analysis')} · {_(self.game.ruleset.title)} · "
+        analysis = _("Analysis")  # outside the f-string, where the extraction finds it
+        title = f" {analysis} · {_(self.game.ruleset.title)} · "
         title += _("replay") if replay else _("decisions")
         self.query_one("#title", Static).update(Text(title, style="bold"))
         if replay:
