@@ -225,6 +225,13 @@ def test_the_history_a_replay_stepped_with_the_keys_and_the_statistics_chart(new
     expect(page.locator("#player-stats tbody tr")).to_have_count(len(stats["players"]))
     expect(page.locator("#records li").first).to_contain_text(str(stats["records"][0]["total"]))
     check_axe(page, "statistics")
+    means = page.locator("#player-stats tbody tr").first
+    expect(means).to_contain_text(re.compile(r"\d\.\d"))
+    page.select_option("#lang", "fi")  # the same numbers, written the Finnish way
+    expect(means).to_contain_text(re.compile(r"\d,\d"))
+    expect(means).not_to_contain_text(re.compile(r"\d\.\d"))
+    page.screenshot(path=str(LOOK / "web-stats-fi.png"), full_page=True)
+    page.select_option("#lang", "en")
     page.set_viewport_size({"width": 360, "height": 780})
     page.wait_for_timeout(300)  # the chart is drawn again for the narrow screen
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
