@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Input, Select
+from textual.widgets import Input, OptionList, Select
 
 from test_tui_support import (
     Compare,
@@ -291,6 +291,46 @@ async def test_dozzy_tiles_are_chosen_as_in_the_normal_game() -> None:
             await pilot.press("1")
         last = game.log[-1]
         assert isinstance(last, Score) and last.category == option.id
+
+
+@pilot_test
+async def test_a_dozzy_round_fixed_into_another_box_asks_which_tiles_came_back() -> None:
+    """Six typed rounds; the last one fixed into Ones, where the rules let 8, 10 or 11 come
+    back: the dialog lists them (the engine's choices), and the one picked is recorded."""
+    throws = [(2, 2, 3, 5, 5), (1, 4, 5, 5, 6), (1, 3, 4, 5, 5), (2, 2, 4, 5, 6), (2, 4, 4, 5, 6),
+              (2, 2, 4, 5, 6)]
+
+    def typed(last: Score | None = None) -> Game:
+        """The throws with the box worth most each time (the first allowed return), or ``last``."""
+        game = Game("dozzy", ["Anna"], dice_from="players")
+        session = Session(game)
+        for n, dice in enumerate(throws):
+            session.act(game.roll_reaching(dice))
+            options = game.score_options()
+            box = max(options, key=options.__getitem__)
+            best = Score(box, tuple(sorted(game.tile_moves(box)[1][0])))
+            session.act(last if last is not None and n == len(throws) - 1 else best)
+        return game
+
+    game = typed()
+    last = game.log[-1]
+    assert isinstance(last, Score) and last.category == "n9" and last.returns == (8,)
+    app = YatzyApp(game, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f", "enter", "enter")  # the last round, its dice as they were
+        assert isinstance(app.screen, FixScreen)
+        boxes = app.screen.query_one("#fix-boxes", OptionList)
+        await pilot.press(*["up"] * (boxes.highlighted or 0), "enter")  # 1 Ones
+        returns = app.screen.query_one("#fix-returns", OptionList)
+        assert returns.display and returns.has_focus
+        assert [str(returns.get_option_at_index(i).prompt) for i in range(returns.option_count)] == \
+            ["tile 8", "tile 10", "tile 11"]
+        await pilot.press("escape")  # back to the boxes, and on again
+        assert boxes.display and not returns.display
+        await pilot.press("enter", "down", "enter")  # tile 10
+        assert not isinstance(app.screen, FixScreen)
+    assert game.log[-1] == Score("n1", (10,)) and len(game.amendments) == 1
+    assert game.state == typed(Score("n1", (10,))).state
 
 
 # ---- the new game screen ------------------------------------------------------------------------

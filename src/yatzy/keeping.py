@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .actions import Action, Roll, Score
 from .game import Game
 
-__all__ = ["Round", "correction", "rounds"]
+__all__ = ["Round", "correction", "correction_returns", "rounds"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,8 @@ class Round:
     dice: tuple[int, ...]
     """The dice when the box was filled."""
     box: str
+    returns: tuple[int, ...] | None = None
+    """DOZZY: the tiles that came back as the box was filled (None: nothing to choose)."""
 
 
 def rounds(game: Game) -> list[Round]:
@@ -41,23 +43,49 @@ def rounds(game: Game) -> list[Round]:
         played[t.player] += 1
         last = next(a for a in reversed(actions) if isinstance(a, Roll))
         dice = tuple(sorted(last.keep + (last.result or ())))
-        found.append(Round(len(found), t.player, played[t.player], dice, score.category))
+        found.append(Round(len(found), t.player, played[t.player], dice, score.category, score.returns))
     return found
 
 
-def correction(game: Game, turn: int, dice: tuple[int, ...], box: str) -> list[Action]:
+def correction(game: Game, turn: int, dice: tuple[int, ...], box: str,
+               returns: tuple[int, ...] | None = None) -> list[Action]:
     """Finished turn ``turn`` written again: its throws as they were but the last one, which now
-    shows ``dice``, and ``box`` filled (with the same tiles back in DOZZY when the box stays).
+    shows ``dice``, and ``box`` filled. DOZZY: the tiles ``returns`` come back (by default the
+    turn's own when the box stays; :func:`correction_returns` lists the choices).
     Not applied: :meth:`Session.amend` takes it, or refuses it.
 
     :raises YatzyError: the dice are not a throw of this game (the engine's words).
     """
+    head, score, _at = _rewritten(game, turn, dice)
+    if returns is None and score.category == box:
+        returns = score.returns
+    return [*head, Score(box, returns)]
+
+
+def correction_returns(game: Game, turn: int, dice: tuple[int, ...], box: str) -> list[frozenset[int]]:
+    """DOZZY: the tile returns allowed when turn ``turn`` is written again with ``dice`` and
+    ``box`` (the engine's :meth:`Game.tile_moves`); fewer than two leave nothing to choose.
+    Other rulesets: none.
+
+    :raises YatzyError: the dice are not a throw of this game, or the turn's earlier throws
+        no longer lead to them.
+    """
+    if not game.ruleset.uses_board:
+        return []
+    _head, _score, at = _rewritten(game, turn, dice)
+    return at.tile_moves(box)[1]
+
+
+def _rewritten(game: Game, turn: int, dice: tuple[int, ...]) -> tuple[list[Action], Score, Game]:
+    """The turn's throws with the last one showing ``dice``, the turn's score as it was, and
+    the game once those throws are made (where the box is filled)."""
     t = [u for u in game.turns() if isinstance(game.log[u.stop - 1], Score)][turn]
     old = game.log[t.start:t.stop]
     last = max(i for i, a in enumerate(old) if isinstance(a, Roll))
-    before = Game.replay(game.ruleset, game.seats, game.seed, [*game.log[:t.start], *old[:last]],
-                         first=game.first, dice_from="players")
+    at = Game.replay(game.ruleset, game.seats, game.seed, [*game.log[:t.start], *old[:last]],
+                     first=game.first, dice_from="players")
     score = old[-1]
     assert isinstance(score, Score)
-    returns = score.returns if score.category == box else None
-    return [*old[:last], before.roll_reaching(dice), Score(box, returns)]
+    roll = at.roll_reaching(dice)
+    at.apply(roll)
+    return [*old[:last], roll], score, at

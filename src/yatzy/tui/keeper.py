@@ -24,7 +24,8 @@ from ..actions import Action
 from ..dice import parse
 from ..errors import YatzyError
 from ..i18n import _, language
-from ..keeping import Round, correction, rounds
+from ..keeping import Round, correction, correction_returns, rounds
+from ..rules import tiles_text
 from ..session import Amended, Event, Session
 from ..views import GameView, box_label
 from .coach import CoachPanel
@@ -77,11 +78,12 @@ def amended_text(view: GameView, r: Round) -> str:
 
 class FixScreen(ModalScreen[bool]):
     """Correct a finished round: pick it (↑ ↓ Enter), type its dice again (Enter), pick its box
-    (↑ ↓ Enter). The session decides; a refusal is shown here and nothing changes. Dismissed
-    with True once a correction is made, False on Esc."""
+    (↑ ↓ Enter) and, in DOZZY when there is a choice, the tiles that came back (↑ ↓ Enter). The
+    session decides; a refusal is shown here and nothing changes. Dismissed with True once a
+    correction is made, False on Esc."""
 
     DEFAULT_CSS = """
-    #fix-rounds, #fix-boxes { height: auto; max-height: 12; }
+    #fix-rounds, #fix-boxes, #fix-returns { height: auto; max-height: 12; }
     #fix-dice { margin: 1 0; }
     #fix-message { height: auto; }
     """
@@ -95,6 +97,8 @@ class FixScreen(ModalScreen[bool]):
         self.rounds = rounds(session.game)
         self.chosen: Round | None = None
         self.dice: tuple[int, ...] = ()
+        self.box = ""
+        self.returns: list[frozenset[int]] = []
 
     def compose(self) -> ComposeResult:
         view = self.session.view()
@@ -110,12 +114,14 @@ class FixScreen(ModalScreen[bool]):
                              id="fix-rounds")
             yield entry
             yield OptionList(id="fix-boxes")
+            yield OptionList(id="fix-returns")
             yield Static(id="fix-message")
             yield Static(id="fix-hint", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#fix-dice").display = False
         self.query_one("#fix-boxes").display = False
+        self.query_one("#fix-returns").display = False
         listing = self.query_one("#fix-rounds", OptionList)
         if self.rounds:
             listing.highlighted = len(self.rounds) - 1
@@ -134,8 +140,10 @@ class FixScreen(ModalScreen[bool]):
         event.stop()
         if event.option_list.id == "fix-rounds":
             self.choose(self.rounds[event.option_index])
+        elif event.option_list.id == "fix-boxes":
+            self.pick_box(str(event.option.id))
         else:
-            self.correct(str(event.option.id))
+            self.correct(tuple(sorted(self.returns[event.option_index])))
 
     def choose(self, r: Round) -> None:
         """A round picked: its dice are typed again next."""
@@ -174,12 +182,37 @@ class FixScreen(ModalScreen[bool]):
         boxes.focus()
         self.say("")
 
-    def correct(self, box: str) -> None:
+    def pick_box(self, box: str) -> None:
+        """A box picked: DOZZY asks which tiles came back when the rules leave a choice."""
+        assert self.chosen is not None
+        self.box = box
+        with language(self.lang):
+            try:
+                self.returns = correction_returns(self.session.game, self.chosen.turn, self.dice, box)
+            except YatzyError as e:
+                self.say(str(e))
+                return
+            if len(self.returns) < 2:
+                self.correct(tuple(sorted(self.returns[0])) if self.returns else None)
+                return
+            listing = self.query_one("#fix-returns", OptionList)
+            listing.clear_options()
+            listing.add_options([Option(tiles_text(r)) for r in self.returns])
+            self.hint(_("↑ ↓ and Enter: the tiles that came back · Esc: back"))
+        self.query_one("#fix-boxes").display = False
+        listing.display = True
+        kept = self.chosen.returns if box == self.chosen.box else None  # the turn's own, if the box stays
+        listing.highlighted = next((i for i, r in enumerate(self.returns)
+                                    if kept is not None and r == frozenset(kept)), 0)
+        listing.focus()
+        self.say("")
+
+    def correct(self, returns: tuple[int, ...] | None) -> None:
         assert self.chosen is not None
         with language(self.lang):
             try:
                 self.session.amend(self.chosen.turn, correction(self.session.game, self.chosen.turn,
-                                                                self.dice, box))
+                                                                self.dice, self.box, returns))
             except YatzyError as e:
                 self.say(str(e))
                 return
@@ -187,7 +220,15 @@ class FixScreen(ModalScreen[bool]):
 
     def action_back(self) -> None:
         """One step back; out of the dialog from its first step."""
-        if self.query_one("#fix-boxes").display:
+        if self.query_one("#fix-returns").display:
+            self.query_one("#fix-returns").display = False
+            boxes = self.query_one("#fix-boxes")
+            boxes.display = True
+            boxes.focus()
+            with language(self.lang):
+                self.hint(_("↑ ↓ and Enter: the box these dice filled · Esc: back"))
+            self.say("")
+        elif self.query_one("#fix-boxes").display:
             self.choose(self.chosen)  # type: ignore[arg-type]
         elif self.chosen is not None:
             self.chosen = None
