@@ -167,6 +167,46 @@ def test_a_scorekeeper_room_records_a_game_typed_at_the_table(new_page: Any) -> 
     phone.screenshot(path=str(LOOK / "web-keeper-phone.png"), full_page=True)
 
 
+def test_a_dozzy_round_fixed_in_the_page_names_the_tiles_that_came_back(new_page: Any, base_url: str) -> None:
+    """A DOZZY scorekeeper room: the fix dialog has a field for the tiles that came back; left
+    empty where the box leaves a choice, the server's refusal names the choices; filled, the
+    round is fixed."""
+    from websockets.sync.client import connect
+
+    page = new_page()
+    r = page.request.post("/api/rooms", data={"ruleset": "dozzy", "dice_from": "players", "hot_seat": True,
+                                              "seats": [{"name": "Anna"}]})
+    assert r.ok, r.text()
+    room = r.json()
+    typed = ["r = 22355", "s chance", "r = 14556", "s n10", "r = 13455", "s n5", "r = 22456", "s n11",
+             "r = 24456", "s n8 5", "r = 22456", "s n9 8"]
+    with connect(base_url.replace("http", "ws", 1) + f"/ws/rooms/{room['code']}") as ws:
+        ws.send(json.dumps({"type": "hello", "protocol": 1, "token": room["table_token"]}))
+        for n, action in enumerate(typed):
+            ws.send(json.dumps({"type": "act", "id": f"a{n}", "version": n, "action": action}))
+            while (m := json.loads(ws.recv(timeout=10)))["type"] != "ack":
+                assert m["type"] != "error", m
+    page.goto("/")
+    page.evaluate("([code, token]) => localStorage.setItem(`yatzy.room.${code}`, "
+                  "JSON.stringify({ token, role: 'table' }))", [room["code"], room["table_token"]])
+    page.goto(f"/r/{room['code']}")
+    page.click("#fix-round")
+    expect(page.locator("#amend-returns")).to_be_visible()
+    page.select_option("#amend-box", "n1")
+    page.click("#amend-save")
+    expect(page.locator("#amend-error")).to_contain_text("tile 10")  # the choices, in the server's words
+    check_axe(page, "fixing a DOZZY round")
+    page.screenshot(path=str(LOOK / "web-fix-dozzy.png"), full_page=True)
+    page.fill("#amend-returns", "13")
+    page.click("#amend-save")
+    expect(page.locator("#amend-error")).to_contain_text("1 to 12")
+    page.fill("#amend-returns", "10")
+    page.click("#amend-save")
+    expect(page.locator("#amend-returns")).to_be_hidden()  # the dialog closed: fixed
+    rounds = page.request.get(f"/api/rooms/{room['code']}/rounds").json()
+    assert rounds[-1]["box"] == "n1"
+
+
 # ---- history, replays, statistics -------------------------------------------------------------
 
 def test_the_history_a_replay_stepped_with_the_keys_and_the_statistics_chart(new_page: Any) -> None:

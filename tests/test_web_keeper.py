@@ -170,3 +170,35 @@ def test_typed_dice_are_refused_in_a_normal_room_and_keeper_rooms_seat_people(cl
         ann.send({"type": "hand_to_bot", "seat": 1, "level": "casual"})
         refused = ann.until("error")
         assert refused["code"] == "illegal_action" and "scorekeeper" in refused["message"]
+
+
+def test_a_dozzy_round_corrected_into_a_box_with_a_choice_of_tiles(client: TestClient) -> None:
+    """Fixed into Ones, the last round lets tile 8, 10 or 11 come back: without ``returns`` the
+    refusal names the choices and nothing changes; with them the correction is made."""
+    from yatzy.actions import Score, parse_action
+    from yatzy.game import Game
+
+    typed = ["r = 22355", "s chance", "r = 14556", "s n10", "r = 13455", "s n5", "r = 22456", "s n11",
+             "r = 24456", "s n8 5", "r = 22456", "s n9 8"]
+    room = make_room(client, [{"name": "Anna"}], ruleset="dozzy", dice_from="players", hot_seat=True)
+    with Player(client, room["code"], room["table_token"]) as table:
+        table.until("state")
+        for n, action in enumerate(typed):
+            assert answer(table, {"type": "act", "id": f"a{n}", "action": action})["type"] == "ack"
+        before = table.view
+        assert before is not None
+        fix = {"type": "amend", "turn": 5, "dice": [2, 2, 4, 5, 6], "box": "n1"}
+        refused = answer(table, {**fix, "id": "f1"})
+        assert refused["code"] == "illegal_action" and all(
+            f"tile {n}" in refused["message"] for n in (8, 10, 11)), refused
+        table.send({**fix, "id": "f2", "version": before["version"], "returns": [10],
+                    "actions": ["r = 22456", "s n1 10"]})
+        assert table.until("error")["code"] == "bad_message"  # one form or the other
+        assert table.view == before
+        assert answer(table, {**fix, "id": "f3", "returns": [10]})["type"] == "ack"
+        assert client.get(f"/api/rooms/{room['code']}/rounds").json()[-1]["box"] == "n1"
+        expected = Game("dozzy", ["Anna"], dice_from="players")
+        for action in [*typed[:-1], "s n1 10"]:
+            expected.apply(parse_action(action))
+        assert isinstance(expected.log[-1], Score)
+        assert table.view["board"]["tiles_out"] == sorted(expected.state.out)

@@ -165,6 +165,10 @@ class Amend(_Message):
     dice: list[Annotated[int, Field(ge=1, le=6)]] | None = Field(
         default=None, min_length=1, max_length=6, description="the dice when the box was filled")
     box: str | None = Field(default=None, max_length=40, description="the box filled, e.g. chance")
+    returns: list[Annotated[int, Field(ge=1, le=12)]] | None = Field(
+        default=None, max_length=12,
+        description="DOZZY, with dice and box: the tiles that came back as the box was filled "
+                    "(none: the turn's own if the box stays; a refusal names the choices)")
     actions: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(
         default=None, min_length=1, max_length=20,
         description="the whole turn in the notation with its dice: "
@@ -173,8 +177,9 @@ class Amend(_Message):
     @model_validator(mode="after")
     def _one_form(self) -> Amend:
         if (self.actions is None) == (self.dice is None or self.box is None) or \
-                (self.actions is not None and (self.dice is not None or self.box is not None)):
-            raise ValueError("give dice and box, or actions")
+                (self.actions is not None and (self.dice is not None or self.box is not None
+                                               or self.returns is not None)):
+            raise ValueError("give dice and box (and returns), or actions")
         return self
 
 

@@ -911,7 +911,8 @@ class Rooms:
                         assert msg.dice is not None and msg.box is not None
                         if owner is None:
                             room.session.amend(msg.turn, [])  # the engine says which turns there are
-                        fixed = correction(g, msg.turn, tuple(msg.dice), msg.box)
+                        fixed = correction(g, msg.turn, tuple(msg.dice), msg.box,
+                                           None if msg.returns is None else tuple(sorted(msg.returns)))
                         events = room.session.amend(msg.turn, fixed)
                 except InvalidActionError as e:
                     raise Refusal("invalid_action", str(e)) from None

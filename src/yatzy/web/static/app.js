@@ -832,9 +832,14 @@ class GameScreen {
     const diceInput = h("input", { id: "amend-dice", type: "text", inputmode: "numeric", autocomplete: "off",
       maxlength: "12", spellcheck: "false", "aria-describedby": "amend-dice-help amend-error" });
     const boxSelect = h("select", { id: "amend-box" });
+    // DOZZY: the tiles that came back, when the box leaves a choice (the server names the choices)
+    const returnsInput = v.board ? h("input", { id: "amend-returns", type: "text", inputmode: "numeric",
+      autocomplete: "off", maxlength: "30", spellcheck: "false", "aria-describedby": "amend-returns-help amend-error" })
+      : null;
     const pick = () => {
       const r = mine.find((x) => String(x.turn) === roundSelect.value);
       diceInput.value = r.dice.join("");
+      if (returnsInput) returnsInput.value = "";
       fill(boxSelect, v.players[r.seat].boxes.map((b) =>
         h("option", { value: b.id, selected: b.id === r.box }, `${b.number} ${b.name}`)));
     };
@@ -843,10 +848,13 @@ class GameScreen {
       e.preventDefault();
       const digits = diceInput.value.replace(/[\s,]/g, "");
       if (!/^[1-6]+$/.test(digits)) { this.setAmendError(t("dice_digits")); return; }
+      const tiles = returnsInput ? returnsInput.value.trim().split(/[\s,]+/).filter((x) => x) : [];
+      if (!tiles.every((x) => /^([1-9]|1[0-2])$/.test(x))) { this.setAmendError(t("tiles_numbers")); return; }
       this.setAmendError(null);
       this.amendAct = this.newId("amend");
-      this.send({ type: "amend", id: this.amendAct, version: this.view.version, turn: Number(roundSelect.value),
-        dice: [...digits].map(Number), box: boxSelect.value });
+      const fix = { type: "amend", id: this.amendAct, version: this.view.version, turn: Number(roundSelect.value),
+        dice: [...digits].map(Number), box: boxSelect.value };
+      this.send(tiles.length ? { ...fix, returns: tiles.map(Number) } : fix);
     } },
     h("h2", { id: "amend-h" }, t("fix_round")),
     h("p", {}, t("fix_round_explain")),
@@ -854,6 +862,8 @@ class GameScreen {
     h("div", { class: "field" }, h("label", { for: "amend-dice" }, t("dice_thrown")), diceInput,
       h("span", { id: "amend-dice-help", class: "hint" }, t("dice_thrown_help"))),
     h("div", { class: "field" }, h("label", { for: "amend-box" }, t("box")), boxSelect),
+    returnsInput ? h("div", { class: "field" }, h("label", { for: "amend-returns" }, t("tiles_back")), returnsInput,
+      h("span", { id: "amend-returns-help", class: "hint" }, t("tiles_back_help"))) : null,
     h("p", { id: "amend-error", class: "field-error", role: "alert" }),
     h("div", { class: "actions" },
       h("button", { type: "submit", class: "primary", id: "amend-save" }, t("save_fix")),
