@@ -111,3 +111,29 @@ def test_first_names_who_starts(first: str, starter: str) -> None:
     r = CliRunner().invoke(app, ["keep", "--players", "Anna,Ben", "--first", first], input="")
     assert r.exit_code == 0
     assert f"{starter}, round 1: dice thrown" in r.output
+
+
+def test_a_dozzy_round_fixed_into_another_box_asks_which_tiles_came_back() -> None:
+    from yatzy.actions import Score
+    from yatzy.session import Session
+
+    game = Game("dozzy", ["Anna"], dice_from="players")
+    session = Session(game)
+    for action in ["r = 22355", "s chance", "r = 14556", "s n10", "r = 13455", "s n5", "r = 22456", "s n11",
+                   "r = 24456", "s n8 5", "r = 22456", "s n9 8"]:
+        session.act(action)
+    prompts: list[str] = []
+    feed = iter(["f", "6", "22456", "1", "x 10", "f", "6", "22456", "1", "10"])
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        for line in feed:
+            return line
+        raise EOFError
+
+    out = io.StringIO()
+    keep_score(game, ask=ask, console=Console(file=out, width=100))
+    asked = [p for p in prompts if "Which tiles came back?" in p]
+    assert len(asked) == 2 and "tile 8 or tile 10 or tile 11" in asked[0]
+    assert "tiles are numbered 1 to 12, not “x”" in out.getvalue()  # refused, nothing changed
+    assert game.log[-1] == Score("n1", (10,)) and len(game.amendments) == 1

@@ -25,7 +25,7 @@ from .dice import parse, show_dice
 from .errors import InvalidActionError, YatzyError
 from .game import Game
 from .i18n import N_, _, language
-from .keeping import correction, rounds
+from .keeping import correction, correction_returns, rounds
 from .play import (
     DEFAULT_SAVE,
     Command,
@@ -38,6 +38,8 @@ from .play import (
     tiles_text,
     winners_text,
 )
+from .rules import check_tiles
+from .rules import tiles_text as tiles_words
 from .session import Amended, Event, Session
 from .views import GameView, box_label
 
@@ -198,11 +200,21 @@ class KeeperLine(LineGame):
         dice = parse(self.ask(_("The dice as they lay when the box was filled > ")))
         typed = self.ask(_("The box they filled (its number or name) > ")).strip()
         box = self.box_named(typed, view)
+        returns = None
         if box is None:
             got = parse_line(f"s {typed}", view)
             assert isinstance(got, Score)
-            box = got.category
-        self.session.amend(turn, correction(self.session.game, turn, dice, box))
+            box, returns = got.category, got.returns
+        choices = correction_returns(self.session.game, turn, dice, box)
+        if returns is None and len(choices) > 1:  # DOZZY: the rules leave a choice of tiles to bring back
+            answer = self.ask(_("Which tiles came back? ({choices}) > ").format(
+                choices=_(" or ").join(tiles_words(c) for c in choices))).strip()
+            words = answer.replace(",", " ").split()
+            bad = next((w for w in words if not w.isdigit()), None)
+            if bad is not None:
+                raise InvalidActionError(_("tiles are numbered 1 to 12, not “{tile}”").format(tile=bad))
+            returns = tuple(sorted(check_tiles(int(w) for w in words)))
+        self.session.amend(turn, correction(self.session.game, turn, dice, box, returns))
         self.shown = None
 
 
