@@ -110,6 +110,53 @@ async def _race(db: Database) -> None:
         await rooms.close()
 
 
+@pytest.mark.parametrize("kind", DATABASES)
+def test_two_processes_holding_a_bot_room_do_not_race_for_every_bot_move(kind: str, tmp_path: Path) -> None:
+    """Both hold a room of bots (one made it, the other loaded it) and hear nothing of each
+    other (no pub/sub between them): the loser of a race stands back instead of racing again
+    for every move (each lost race is a bot move made for nothing and the game read back);
+    once the first stops, the second takes over within its watch time and the game ends."""
+    with database_url(kind, tmp_path) as url, Database(url) as db:
+        asyncio.run(_bots_on_two(db))
+
+
+async def _bots_on_two(db: Database) -> None:
+    one, two = Rooms(db, InProcessPubSub()), Rooms(db, InProcessPubSub())
+    one.bot_watch = two.bot_watch = 0.5
+    lost = {"one": 0, "two": 0}
+    for name, rooms in (("one", one), ("two", two)):
+        real = rooms._commit
+
+        async def counted(*args: Any, name: str = name, real: Any = real, **kwargs: Any) -> Any:
+            try:
+                return await real(*args, **kwargs)
+            except Refusal as e:
+                lost[name] += e.code == "conflict"
+                raise
+
+        rooms._commit = counted  # type: ignore[method-assign]
+    seats = [Seat.bot("greedy", "A"), Seat.bot("greedy", "B")]
+    made, _table = await one.create(Game(get_ruleset("kids"), seats), RoomSettings(bot_pace=0.02))
+    theirs = await two.get(made.code)
+    assert theirs is not None
+    deadline = time.monotonic() + 30
+    while made.version < 24:  # two thirds of the game
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.01)
+    assert made.version == load_room_record(db, made.code).version  # type: ignore[union-attr]
+    assert sum(lost.values()) <= 3, lost  # a race at the start, a look every 0.5 s (not one per move)
+    one.closed = True  # the first process goes away (it may have been the one playing)
+    if made.bot_task is not None:
+        made.bot_task.cancel()
+    while not theirs.over:
+        assert time.monotonic() < deadline, "the other process did not take over"
+        await asyncio.sleep(0.01)
+    stored = load_room_record(db, made.code)
+    assert stored is not None and stored.game.is_over and stored.game.to_dict() == theirs.game.to_dict()
+    for rooms in (one, two):
+        await rooms.close()
+
+
 def test_the_pubsub_url_chooses_the_backend() -> None:
     assert isinstance(PubSub.from_url(None), InProcessPubSub)
     assert type(PubSub.from_url("redis://127.0.0.1:6379/0")).__name__ == "RedisPubSub"

@@ -84,6 +84,9 @@ PRESENCE_EVERY = 10.0
 processes: each says its counts again, so the others notice when it is gone)."""
 PRESENCE_LOST = 3 * PRESENCE_EVERY
 """Seconds after which a silent process's connections count no more."""
+BOT_WATCH = 5.0
+"""Seconds a process that found another one playing a room's bots waits before it looks
+whether the game still moves (if not, it plays the bots itself)."""
 KEEP_FINISHED = 300.0
 """Seconds a finished game's room stays in memory once nobody here is connected to it; then
 it is let go (read back from the database if asked for again), so a long-running server
@@ -568,6 +571,8 @@ class Rooms:
         self.db = db
         self.keep_finished = keep_finished
         self.presence_every = PRESENCE_EVERY
+        self.bot_watch = BOT_WATCH
+        self.closed = False
         self._presence_task: asyncio.Task[None] | None = None
         self.pubsub = pubsub or InProcessPubSub()
         self.pubsub.on_reconnect = self.catch_up
@@ -583,6 +588,7 @@ class Rooms:
 
     async def close(self) -> None:
         """Stop the bots, finish the saves and leave the pub/sub channels (at shutdown)."""
+        self.closed = True
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
@@ -1177,7 +1183,26 @@ class Rooms:
                 try:
                     batch = await self._commit(room, before, events, None, seat)
                 except Refusal:
-                    continue
+                    # another process moved first (it plays this room's bots too), or the database
+                    # failed: this one stands back, and takes over if the game stops moving
+                    self._watch_bots(room)
+                    return
                 assert batch is not None
             await self._publish(room, before, batch)
+
+    def _watch_bots(self, room: Room) -> None:
+        """Look at a room again after a while (``bot_watch`` seconds, or three of its bot moves):
+        a bot still to move and the game not moved since, this process plays the bots (the
+        process that did has stopped); the game moved, look again later."""
+        version = room.version
+
+        def look() -> None:
+            if self.closed or self.rooms.get(room.code) is not room or not room.bot_turn():
+                return
+            if room.version == version:
+                self.ensure_bots(room)
+            else:
+                self._watch_bots(room)
+
+        asyncio.get_running_loop().call_later(max(self.bot_watch, 3 * room.settings.bot_pace), look)
 
