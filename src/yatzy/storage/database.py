@@ -346,7 +346,6 @@ class GroupCommit:
             outcomes = [(future, None, failed) for _order, _write, future in batch]
         return outcomes
 
-
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
         """A transaction on the thread's own connection (a new one if it has none or it broke),
