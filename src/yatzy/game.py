@@ -12,7 +12,7 @@ import itertools
 import json
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -444,9 +444,9 @@ class Game:
         self._become(self._rebuild(self.log[:-1]))
         return last
 
-    def _rebuild(self, log: Iterable[Action]) -> Game:
+    def _rebuild(self, log: Iterable[Action], where: Callable[[int], str] | None = None) -> Game:
         return Game.replay(self.ruleset, self.seats, self.seed, log, roll_off=bool(self.roll_offs),
-                           first=self._chosen_first(), dice_from=self.dice_from)
+                           first=self._chosen_first(), dice_from=self.dice_from, where=where)
 
     def _become(self, rebuilt: Game) -> None:
         self.state, self.log, self.movers = rebuilt.state, rebuilt.log, rebuilt.movers
@@ -513,7 +513,13 @@ class Game:
         if not new or not isinstance(new[-1], Score) or any(isinstance(a, Score) for a in new[:-1]):
             raise InvalidActionError(_("a corrected turn is its rolls and ends with one score"))
         t = finished[turn]
-        rebuilt = self._rebuild([*self.log[:t.start], *new, *self.log[t.stop:]])
+
+        def where(number: int) -> str:  # the failing action of the new log, in the players' terms
+            if t.start < number <= t.start + len(new):
+                return _("the corrected round: {error}")
+            return _("a later round no longer fits the correction: {error}")
+
+        rebuilt = self._rebuild([*self.log[:t.start], *new, *self.log[t.stop:]], where)
         if rebuilt.movers[t.start] != t.player:
             raise IllegalActionError(_("a corrected turn stays its player's turn"))
         amendment = Amendment(turn, tuple(self.log[t.start:t.stop]), new)
@@ -524,11 +530,13 @@ class Game:
     @classmethod
     def replay(cls, ruleset: Ruleset, players: Sequence[str | Seat], seed: int,
                log: Iterable[Action], *, check_dice: bool = False, roll_off: bool = False,
-               first: int | None = None, dice_from: str = "server") -> Game:
+               first: int | None = None, dice_from: str = "server",
+               where: Callable[[int], str] | None = None) -> Game:
         """Rebuild a game from its log; the RNG is advanced past every logged roll.
 
         With ``check_dice`` every logged roll must be the dice the seed gives, so a log
-        cannot choose its own dice.
+        cannot choose its own dice. An action the rules refuse is named in the error as
+        "action N of the saved game", or by ``where`` (N -> a message with ``{error}``).
 
         :raises InvalidActionError: an action is malformed, or (``check_dice``) a roll does
             not follow from the seed.
@@ -547,8 +555,8 @@ class Game:
             try:
                 game.apply(action)
             except YatzyError as e:
-                message = _("action {number} of the saved game: {error}").format(number=number, error=e)
-                raise type(e)(message) from None
+                text = where(number) if where is not None else _("action {number} of the saved game: {error}")
+                raise type(e)(text.format(number=number, error=e)) from None
         return game
 
     def to_dict(self) -> dict[str, Any]:
