@@ -282,13 +282,12 @@ _VERSION = select(_ROOMS.c.version).where(_ROOMS.c.id == bindparam("room")).with
 
 
 def commit_action(db: Target, room: Room, seen: int, client_action_id: str | None,
-                  seat: int | None, rewrite: bool = False) -> bool:
+                  seat: int | None, rewrite: bool = False) -> None:
     """Commit the room's game after one accepted action (its version was ``seen`` before) in
     one transaction: the room's version bump (only if it is still ``seen``), the client action
     id, and the actions the database lacks appended to the room's log. ``rewrite`` (keeper): a
     scorekeeper room's undo or correction, after which the log no longer continues the stored
     one: the game's whole save is written anew instead (and an earlier analysis dropped).
-    Returns whether the whole save was written.
 
     :raises RoomConflictError: the stored room is no longer at ``seen`` (another process wrote).
     :raises StorageError: the database failed; nothing was written.
@@ -296,37 +295,34 @@ def commit_action(db: Target, room: Room, seen: int, client_action_id: str | Non
     now = datetime.now(UTC)
     version = room.version  # keeper: undos and corrections count too
     log = room.game.log
-    whole = rewrite
     with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
         # a Session: its caller's transaction (the group commit's), no savepoint of its own
         connection = s.connection()
-        if not whole and connection.dialect.name == "postgresql":
+        if not rewrite and connection.dialect.name == "postgresql":
             rows = [{"position": i, "action": action_to_dict(log[i])} for i in range(room.logged, len(log))]
             bumped = connection.execute(_ONE_TRIP, {
                 "room": room.id, "seen": seen, "after": version, "at": now, "cid": client_action_id,
                 "seat": seat, "rows": json.dumps(rows)}).scalar()
             if bumped != 1:  # nothing written
                 raise RoomConflictError(_("another server process moved this game first"))
-            return False
+            return
         done = connection.execute(_BUMP, {"room": room.id, "seen": seen, "after": version, "at": now})
         if done.rowcount != 1:  # nothing written yet
             raise RoomConflictError(_("another server process moved this game first"))
         if client_action_id is not None:
             connection.execute(_ACCEPT, {"room_id": room.id, "client_action_id": client_action_id,
                                          "seat": seat, "version": version, "created_at": now})
-        if whole:
-            if rewrite:  # keeper: the stored log is written anew
-                stored = s.get(GameRow, room.game_id, with_for_update=True)
-                assert stored is not None
-                stored.save, stored.actions = {**stored.save, "log": []}, 0
-                s.flush()
+        if rewrite:  # keeper: the stored log is written anew
+            stored = s.get(GameRow, room.game_id, with_for_update=True)
+            assert stored is not None
+            stored.save, stored.actions = {**stored.save, "log": []}, 0
+            s.flush()
             record_game(s, room.game, game_id=room.game_id, at=now)
             connection.execute(_DROP_LOG, {"room": room.id, "upto": _EVERY})  # the old log's rows: all gone
         elif room.logged < len(log):
             connection.execute(_APPEND, [
                 {"room_id": room.id, "position": i, "action": action_to_dict(log[i])}
                 for i in range(room.logged, len(log))])
-    return whole
 
 
 def unfinished_rooms(db: Database, since: datetime) -> list[str]:
@@ -965,7 +961,7 @@ class Rooms:
         had accepted this very client action id (a retry): nothing committed, the room loaded
         again."""
         try:
-            whole = await self.commits.run(room.id, lambda s: commit_action(
+            await self.commits.run(room.id, lambda s: commit_action(
                 s, room, before, client_action_id, seat, rewrite))
         except RoomConflictError as e:
             await self._reload(room)
@@ -978,7 +974,7 @@ class Rooms:
             raise Refusal("storage", _("the game could not be saved, so the move was not made: {error}")
                           .format(error=e), resync=True) from None
         room.logged = len(room.game.log)
-        if whole:
+        if rewrite:  # keeper: the whole save was written with it
             room.saved = room.logged
         elif room.over:
             self.save_later(room)
