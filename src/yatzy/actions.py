@@ -43,6 +43,15 @@ def _split(text: str, verbs: tuple[str, ...]) -> list[str]:
     return words[1:]
 
 
+def parse_tiles(text: str) -> tuple[int, ...]:
+    """Tile numbers as the notation writes them after a box or ``b``: ``8 10`` or ``8,10``
+    (DOZZY; a question that asks for tiles takes the same answer).
+
+    :raises InvalidActionError: a word that is not a tile 1..12, named.
+    """
+    return _tiles(text.split(), text)
+
+
 def _tiles(words: list[str], text: str) -> tuple[int, ...]:
     tiles: list[int] = []
     for w in (w for part in words for w in part.split(",") if w):

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .actions import Score
+from .actions import Score, parse_tiles
 from .dice import parse, show_dice
 from .errors import InvalidActionError, YatzyError
 from .game import Game
@@ -38,7 +38,6 @@ from .play import (
     tiles_text,
     winners_text,
 )
-from .rules import check_tiles
 from .rules import tiles_text as tiles_words
 from .session import Amended, Event, Session
 from .views import GameView, box_label
@@ -209,11 +208,7 @@ class KeeperLine(LineGame):
         if returns is None and len(choices) > 1:  # DOZZY: the rules leave a choice of tiles to bring back
             answer = self.ask(_("Which tiles came back? ({choices}) > ").format(
                 choices=_(" or ").join(tiles_words(c) for c in choices))).strip()
-            words = answer.replace(",", " ").split()
-            bad = next((w for w in words if not w.isdigit()), None)
-            if bad is not None:
-                raise InvalidActionError(_("tiles are numbered 1 to 12, not “{tile}”").format(tile=bad))
-            returns = tuple(sorted(check_tiles(int(w) for w in words)))
+            returns = tuple(sorted(parse_tiles(answer)))
         self.session.amend(turn, correction(self.session.game, turn, dice, box, returns))
         self.shown = None
 
