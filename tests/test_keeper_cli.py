@@ -13,6 +13,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from test_web_support import DOZZY_ROUNDS
 from yatzy.cli import app
 from yatzy.game import Game
 from yatzy.keeper_line import keep_score
@@ -119,8 +120,7 @@ def test_a_dozzy_round_fixed_into_another_box_asks_which_tiles_came_back() -> No
 
     game = Game("dozzy", ["Anna"], dice_from="players")
     session = Session(game)
-    for action in ["r = 22355", "s chance", "r = 14556", "s n10", "r = 13455", "s n5", "r = 22456", "s n11",
-                   "r = 24456", "s n8 5", "r = 22456", "s n9 8"]:
+    for action in DOZZY_ROUNDS:
         session.act(action)
     prompts: list[str] = []
     feed = iter(["f", "6", "22456", "1", "x 10", "f", "6", "22456", "1", "10"])

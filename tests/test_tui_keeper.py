@@ -19,6 +19,7 @@ from test_tui_support import (
     pilot_test,
     private_folders,  # noqa: F401  (autouse)
 )
+from test_web_support import DOZZY_ROUNDS
 from yatzy.actions import Score
 from yatzy.game import Game
 from yatzy.seats import Seat
@@ -297,22 +298,14 @@ async def test_dozzy_tiles_are_chosen_as_in_the_normal_game() -> None:
 async def test_a_dozzy_round_fixed_into_another_box_asks_which_tiles_came_back() -> None:
     """Six typed rounds; the last one fixed into Ones, where the rules let 8, 10 or 11 come
     back: the dialog lists them (the engine's choices), and the one picked is recorded."""
-    throws = [(2, 2, 3, 5, 5), (1, 4, 5, 5, 6), (1, 3, 4, 5, 5), (2, 2, 4, 5, 6), (2, 4, 4, 5, 6),
-              (2, 2, 4, 5, 6)]
-
-    def typed(last: Score | None = None) -> Game:
-        """The throws with the box worth most each time (the first allowed return), or ``last``."""
+    def typed(rounds: list[str]) -> Game:
         game = Game("dozzy", ["Anna"], dice_from="players")
         session = Session(game)
-        for n, dice in enumerate(throws):
-            session.act(game.roll_reaching(dice))
-            options = game.score_options()
-            box = max(options, key=options.__getitem__)
-            best = Score(box, tuple(sorted(game.tile_moves(box)[1][0])))
-            session.act(last if last is not None and n == len(throws) - 1 else best)
+        for action in rounds:
+            session.act(action)
         return game
 
-    game = typed()
+    game = typed(DOZZY_ROUNDS)
     last = game.log[-1]
     assert isinstance(last, Score) and last.category == "n9" and last.returns == (8,)
     app = YatzyApp(game, pace=0)
@@ -330,7 +323,7 @@ async def test_a_dozzy_round_fixed_into_another_box_asks_which_tiles_came_back()
         await pilot.press("enter", "down", "enter")  # tile 10
         assert not isinstance(app.screen, FixScreen)
     assert game.log[-1] == Score("n1", (10,)) and len(game.amendments) == 1
-    assert game.state == typed(Score("n1", (10,))).state
+    assert game.state == typed([*DOZZY_ROUNDS[:-1], "s n1 10"]).state
 
 
 # ---- the new game screen ------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import pytest
 
 import test_web_e2e as e2e
 from test_web_e2e import DOCS, Page, check_axe, create_room, expect, play_until_over
+from test_web_support import DOZZY_ROUNDS
 
 # the server, the browser and its pages: test_web_e2e.py's fixtures
 base_url, browser, new_page = e2e.base_url, e2e.browser, e2e.new_page
@@ -178,8 +179,7 @@ def test_a_dozzy_round_fixed_in_the_page_names_the_tiles_that_came_back(new_page
                                               "seats": [{"name": "Anna"}]})
     assert r.ok, r.text()
     room = r.json()
-    typed = ["r = 22355", "s chance", "r = 14556", "s n10", "r = 13455", "s n5", "r = 22456", "s n11",
-             "r = 24456", "s n8 5", "r = 22456", "s n9 8"]
+    typed = DOZZY_ROUNDS
     with connect(base_url.replace("http", "ws", 1) + f"/ws/rooms/{room['code']}") as ws:
         ws.send(json.dumps({"type": "hello", "protocol": 1, "token": room["table_token"]}))
         for n, action in enumerate(typed):

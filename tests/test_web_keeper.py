@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_web_support import BOT, Player, db_url, join, make_room
+from test_web_support import BOT, DOZZY_ROUNDS, Player, db_url, join, make_room
 from yatzy.storage import Database, get_game, load_game
 from yatzy.web.app import create_app
 
@@ -178,8 +178,7 @@ def test_a_dozzy_round_corrected_into_a_box_with_a_choice_of_tiles(client: TestC
     from yatzy.actions import Score, parse_action
     from yatzy.game import Game
 
-    typed = ["r = 22355", "s chance", "r = 14556", "s n10", "r = 13455", "s n5", "r = 22456", "s n11",
-             "r = 24456", "s n8 5", "r = 22456", "s n9 8"]
+    typed = DOZZY_ROUNDS
     room = make_room(client, [{"name": "Anna"}], ruleset="dozzy", dice_from="players", hot_seat=True)
     with Player(client, room["code"], room["table_token"]) as table:
         table.until("state")
