@@ -24,13 +24,13 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import segno
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from ..bots import BOTS, level_name
 from ..errors import YatzyError
@@ -64,105 +64,20 @@ from .protocol import (
 )
 from .pubsub import PubSub
 from .rooms import Grant, Refusal, Room, Rooms, RoomSettings
+from .schemas import (
+    CreateRoom,
+    Joined,
+    JoinRequest,
+    RoomCreated,
+    RoomInfo,
+    SeatInfo,
+    Spectating,
+    Verification,
+)
 
 log = logging.getLogger(__name__)
 
 __all__ = ["Connection", "create_app", "run_server"]
-
-
-# ---- REST bodies ----------------------------------------------------------------------------
-
-class SeatSpec(BaseModel):
-    """One seat of a new room: a person (named, or "Player N") or a bot of a level."""
-
-    model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(default=None, min_length=1, max_length=40)
-    kind: Literal["person", "bot"] = "person"
-    level: str | None = Field(default=None, max_length=20,
-                              description="a bot's level: random, beginner, casual, ...")
-
-
-class CreateRoom(BaseModel):
-    """A new room: ruleset and house rules, seats, and how the room plays."""
-
-    model_config = ConfigDict(extra="forbid")
-    ruleset: str = Field(default="yatzy", max_length=40)
-    options: dict[str, str | int | bool] = Field(default_factory=dict,
-                                                 description="house rules, e.g. joker=free")
-    seats: list[SeatSpec] = Field(min_length=1, max_length=8)
-    coach: bool = Field(default=True, description="the coach may be asked during play")
-    spectators: bool = True
-    hot_seat: bool = Field(default=False,
-                           description="one browser plays every person's seat (the table token)")
-    dice_from: Literal["server", "players"] = Field(
-        default="server", description="players: a scorekeeper room, people only, where the players type the "
-                                      "dice they threw at a real table (no seed, no commitment, no reveal)")
-    roll_off: bool = Field(default=False, description="every player rolls one die; the highest starts")
-    lang: Lang = "en"
-    bot_pace: float = Field(default=0.8, ge=0, le=10, description="seconds between two bot moves")
-    away_after: float = Field(default=60, ge=0, le=86400,
-                              description="seconds away before a seat may go to a bot")
-
-
-class RoomCreated(BaseModel):
-    code: str
-    invite_url: str
-    qr_url: str
-    commitment: str = Field(description="sha256 of salt:seed, revealed at the end")
-    table_token: str | None = Field(description="a hot-seat room's token for the table (None otherwise)")
-    version: int
-
-
-class SeatInfo(BaseModel):
-    seat: int
-    name: str
-    kind: str
-    level: str | None
-    taken: bool
-    stand_in: str | None
-
-
-class RoomInfo(BaseModel):
-    code: str
-    protocol: int
-    ruleset: str
-    options: dict[str, Any]
-    seats: list[SeatInfo]
-    version: int
-    over: bool
-    commitment: str
-    coach: bool
-    spectators: bool
-    hot_seat: bool
-    dice_from: Literal["server", "players"] = Field(
-        description="players: a scorekeeper room (typed dice; no fairness commitment, nothing to verify)")
-    game_id: int = Field(description="the game in the history: GET /api/games/{game_id} once it is over")
-
-
-class JoinRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    seat: int | None = Field(default=None, ge=0,
-                             description="the seat to take; none: the first free person's seat")
-
-
-class Joined(BaseModel):
-    seat: int
-    token: str = Field(description="the seat's secret token: send it in the WebSocket hello, keep it")
-
-
-class Spectating(BaseModel):
-    token: str
-
-
-class Verification(BaseModel):
-    """What proves the dice fair: check with ``yatzy verify`` (see docs/web-protocol.md)."""
-
-    code: str
-    commitment: str
-    salt: str
-    seed: int
-    scheme: str
-    game: dict[str, Any]
 
 
 STATUS: dict[str, int] = {"unknown_room": 404, "unauthorized": 409, "bad_message": 400, "invalid_action": 400,

@@ -14,11 +14,8 @@ its seed is revealed anyway).
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
-from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
 
 from ..actions import Action
 from ..analysis import Analysis, AnalysisError, Decision, analyse, check_analysable
@@ -29,9 +26,6 @@ from ..keeping import rounds
 from ..storage import (
     Database,
     GameSummary,
-    PlayerStats,
-    Record,
-    SeatResult,
     UnknownGameError,
     get_game,
     list_games,
@@ -41,12 +35,23 @@ from ..storage import (
     score_histogram,
     store_analysis,
 )
-from ..views import GameView, check_lang, game_view
+from ..views import check_lang, game_view
 from .coaching import COACHES
 from .rooms import Room, Rooms
+from .schemas import (
+    AnalysisOut,
+    DecisionOut,
+    GameOut,
+    GameSummaryOut,
+    HistogramBin,
+    HistogramOut,
+    ReplayStep,
+    RoundOut,
+    SeatAnalysisOut,
+    StatsOut,
+)
 
-__all__ = ["AnalysisOut", "GameOut", "GameSummaryOut", "ReplayStep", "RoundOut", "StatsOut", "analysis_out",
-           "router"]
+__all__ = ["analysis_out", "router"]
 
 router = APIRouter()
 
@@ -60,121 +65,6 @@ def _lang(lang: str) -> str:
         return check_lang(lang)
     except YatzyError:
         return "en"
-
-
-# ---- response models -------------------------------------------------------------------------
-
-class DecisionOut(BaseModel):
-    """One decision and what it cost (``yatzy.analysis.Decision``)."""
-
-    index: int = Field(description="the action's place in the game's log (0 first): the replay's step")
-    seat: int
-    turn: int = Field(description="the seat's turn, 1 first")
-    dice: list[int] = Field(description="the dice on the table when the decision was made")
-    rolls_left: int
-    played: str = Field(description="what was played, in the notation: k 335 (kept before rolling), s chance")
-    played_words: str
-    best: str = Field(description="the exact solver's best move")
-    best_words: str
-    points_lost: float = Field(description="expected points lost against the best move (0 or more)")
-
-
-class SeatAnalysisOut(BaseModel):
-    seat: int
-    name: str
-    total_lost: float = Field(description="expected points lost over the game")
-    decisions: list[DecisionOut]
-    costliest: list[DecisionOut] = Field(description="the (up to) three costliest decisions, costliest first")
-
-
-class AnalysisOut(BaseModel):
-    """A finished game's analysis, or ``preparing`` while the ruleset's table is built."""
-
-    status: Literal["ready", "preparing"]
-    progress: float | None = Field(default=None, description="preparing: share of the table built, 0..1")
-    game_id: int
-    ruleset: str
-    actions: int = Field(description="the actions of the log analysed (all of them)")
-    seats: list[SeatAnalysisOut] = Field(default_factory=list)
-
-
-class RoundOut(BaseModel):
-    """A finished turn of a game, as a scorekeeper's correction (``amend``) names it."""
-
-    turn: int = Field(description="its place among the finished turns, 0 first: Amend.turn")
-    seat: int
-    number: int = Field(description="the seat's round, 1 first")
-    dice: list[int] = Field(description="the dice when the box was filled")
-    box: str
-
-
-# A storage dataclass that an answer carries as it is (``SeatResult``, ``PlayerStats``,
-# ``Record``) is the field's type itself, no pydantic copy of it: pydantic validates and
-# serializes a stdlib dataclass, and its attribute docstrings become the schema's field
-# descriptions through the enclosing model's ``use_attribute_docstrings`` (a stdlib
-# dataclass takes the config of the model it is in).
-
-class GameSummaryOut(BaseModel):
-    """A stored game as a history lists it (``yatzy.storage.GameSummary``): no save, no seed."""
-
-    model_config = ConfigDict(from_attributes=True, use_attribute_docstrings=True)
-
-    id: int
-    ruleset: str
-    options: dict[str, Any]
-    title: str | None
-    dice_from: str = Field(description="server: seeded dice; players: typed at a real table "
-                                       "(a scorekeeper game)")
-    started_at: datetime
-    finished_at: datetime | None
-    updated_at: datetime
-    finished: bool
-    actions: int
-    seats: list[SeatResult]
-    winners: list[str] = Field(description="names of the winners (empty while unfinished)")
-
-
-class GameOut(BaseModel):
-    """A finished game: its summary and its whole save (rules, seats, seed, log, amendments)."""
-
-    summary: GameSummaryOut
-    game: dict[str, Any]
-
-
-class ReplayStep(BaseModel):
-    """A finished game as it stood after ``step`` actions, as a spectator sees it."""
-
-    game_id: int
-    step: int
-    steps: int = Field(description="the actions of the whole game")
-    next_action: str | None = Field(description="the action played from here, in the notation "
-                                                "(None at the end)")
-    next_words: str | None = Field(description="the same action in words, in the language asked "
-                                               "(None at the end)")
-    view: GameView
-
-
-class HistogramBin(BaseModel):
-    low: int = Field(description="totals from low to low + bin - 1")
-    count: int
-
-
-class HistogramOut(BaseModel):
-    ruleset: str
-    bin: int
-    count: int
-    bins: list[HistogramBin]
-
-
-class StatsOut(BaseModel):
-    """Finished games of a ruleset: per player, the best totals, and the spread of totals."""
-
-    model_config = ConfigDict(use_attribute_docstrings=True)
-
-    ruleset: str
-    players: list[PlayerStats]
-    records: list[Record]
-    histogram: HistogramOut
 
 
 # ---- helpers ---------------------------------------------------------------------------------
