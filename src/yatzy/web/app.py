@@ -2,8 +2,10 @@
 
 REST (documented in the generated OpenAPI at ``/docs``): make a room, read it, join a seat
 (a secret token), spectate, the invite as a QR code, and after the game the data that
-proves the dice fair. WebSocket ``/ws/rooms/{code}``: the protocol of
-:mod:`yatzy.web.protocol`, one :class:`Connection` per client.
+proves the dice fair, its analysis and the history (:mod:`yatzy.web.routes`; the bodies in
+:mod:`yatzy.web.schemas`, what the routes depend on in :mod:`yatzy.web.deps`). WebSocket
+``/ws/rooms/{code}``: the protocol of :mod:`yatzy.web.protocol`, one
+:class:`~yatzy.web.connection.Connection` per client.
 
 Limits, each refused with a clear error: messages over :data:`~yatzy.web.protocol.MAX_MESSAGE_BYTES`,
 more than ``max_connections_per_client`` connections from one address, and no hello within
@@ -14,166 +16,37 @@ slowly (its messages wait, none is dropped).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
-import io
-import logging
 import sys
-import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any, Literal
 
-import segno
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, Response
-from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi import FastAPI
 
-from ..bots import BOTS, level_name
-from ..errors import YatzyError
-from ..game import Game
-from ..i18n import _, language
-from ..registry import VARIANTS, get_ruleset
-from ..seats import Seat
 from ..storage import Database
-from .coaching import advise, follow_up
-from .features import router as features_router
-from .protocol import (
-    MAX_MESSAGE_BYTES,
-    PROTOCOL_VERSION,
-    Amend,
-    AnyClientMessage,
-    CoachRequest,
-    Error,
-    ErrorCode,
-    Events,
-    HandToBot,
-    Hello,
-    Lang,
-    Ping,
-    Pong,
-    Resume,
-    Reveal,
-    State,
-    Undo,
-    Welcome,
-    parse_client,
-)
+from .deps import Settings
+from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 from .pubsub import PubSub
-from .rooms import Grant, Refusal, Room, Rooms, RoomSettings
+from .rooms import Rooms
+from .routes import analysis, history, page, rooms, socket
 
-log = logging.getLogger(__name__)
-
-__all__ = ["Connection", "create_app", "run_server"]
-
-
-# ---- REST bodies ----------------------------------------------------------------------------
-
-class SeatSpec(BaseModel):
-    """One seat of a new room: a person (named, or "Player N") or a bot of a level."""
-
-    model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(default=None, min_length=1, max_length=40)
-    kind: Literal["person", "bot"] = "person"
-    level: str | None = Field(default=None, max_length=20,
-                              description="a bot's level: random, beginner, casual, ...")
+__all__ = ["create_app", "run_server"]
 
 
-class CreateRoom(BaseModel):
-    """A new room: ruleset and house rules, seats, and how the room plays."""
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Bots play on after a restart; at shutdown the rooms, the pub/sub and (if the app opened
+    it) the database close."""
+    state = app.state
+    resuming = asyncio.get_running_loop().create_task(state.rooms.resume())
+    yield
+    resuming.cancel()
+    await state.rooms.close()
+    await state.pubsub.close()
+    if state.own_db:
+        state.db.close()
 
-    model_config = ConfigDict(extra="forbid")
-    ruleset: str = Field(default="yatzy", max_length=40)
-    options: dict[str, str | int | bool] = Field(default_factory=dict,
-                                                 description="house rules, e.g. joker=free")
-    seats: list[SeatSpec] = Field(min_length=1, max_length=8)
-    coach: bool = Field(default=True, description="the coach may be asked during play")
-    spectators: bool = True
-    hot_seat: bool = Field(default=False,
-                           description="one browser plays every person's seat (the table token)")
-    dice_from: Literal["server", "players"] = Field(
-        default="server", description="players: a scorekeeper room, people only, where the players type the "
-                                      "dice they threw at a real table (no seed, no commitment, no reveal)")
-    roll_off: bool = Field(default=False, description="every player rolls one die; the highest starts")
-    lang: Lang = "en"
-    bot_pace: float = Field(default=0.8, ge=0, le=10, description="seconds between two bot moves")
-    away_after: float = Field(default=60, ge=0, le=86400,
-                              description="seconds away before a seat may go to a bot")
-
-
-class RoomCreated(BaseModel):
-    code: str
-    invite_url: str
-    qr_url: str
-    commitment: str = Field(description="sha256 of salt:seed, revealed at the end")
-    table_token: str | None = Field(description="a hot-seat room's token for the table (None otherwise)")
-    version: int
-
-
-class SeatInfo(BaseModel):
-    seat: int
-    name: str
-    kind: str
-    level: str | None
-    taken: bool
-    stand_in: str | None
-
-
-class RoomInfo(BaseModel):
-    code: str
-    protocol: int
-    ruleset: str
-    options: dict[str, Any]
-    seats: list[SeatInfo]
-    version: int
-    over: bool
-    commitment: str
-    coach: bool
-    spectators: bool
-    hot_seat: bool
-    dice_from: Literal["server", "players"] = Field(
-        description="players: a scorekeeper room (typed dice; no fairness commitment, nothing to verify)")
-    game_id: int = Field(description="the game in the history: GET /api/games/{game_id} once it is over")
-
-
-class JoinRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    seat: int | None = Field(default=None, ge=0,
-                             description="the seat to take; none: the first free person's seat")
-
-
-class Joined(BaseModel):
-    seat: int
-    token: str = Field(description="the seat's secret token: send it in the WebSocket hello, keep it")
-
-
-class Spectating(BaseModel):
-    token: str
-
-
-class Verification(BaseModel):
-    """What proves the dice fair: check with ``yatzy verify`` (see docs/web-protocol.md)."""
-
-    code: str
-    commitment: str
-    salt: str
-    seed: int
-    scheme: str
-    game: dict[str, Any]
-
-
-STATUS: dict[str, int] = {"unknown_room": 404, "unauthorized": 409, "bad_message": 400, "invalid_action": 400,
-                          "game_over": 409, "spectator": 403, "nothing_to_verify": 409}
-
-
-def _http_error(code: ErrorCode, message: str) -> HTTPException:
-    return HTTPException(STATUS.get(code, 400), detail={"code": code, "message": message})
-
-
-# ---- the app --------------------------------------------------------------------------------
 
 def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: Database | None = None,
                max_connections_per_client: int = 16, rate: float = 20.0, burst: int = 40,
@@ -194,143 +67,20 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     database = db or Database(db_url)
     database.use_wal()
     pubsub = PubSub.from_url(pubsub_url)
-    rooms = Rooms(database, pubsub)
-    clients: Counter[str] = Counter()
-
-    @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        resuming = asyncio.get_running_loop().create_task(rooms.resume())  # bots play on after a restart
-        yield
-        resuming.cancel()
-        await rooms.close()
-        await pubsub.close()
-        if db is None:
-            database.close()
-
-    app = FastAPI(title="yatzy", version=str(PROTOCOL_VERSION), lifespan=lifespan,
+    app = FastAPI(title="yatzy", version=str(PROTOCOL_VERSION), lifespan=_lifespan,
                   description="Rooms for Yatzy games. The WebSocket protocol is documented in "
                               "docs/web-protocol.md and docs/protocol/*.json.")
-    app.state.rooms = rooms
     app.state.db = database
-    app.state.coach_wait = coach_wait
-    app.include_router(features_router)
-
-    async def room_or_404(code: str, lang: str) -> Room:
-        room = await rooms.get(code)
-        if room is None:
-            with language(lang):
-                raise _http_error("unknown_room", _("there is no room {code}").format(code=code))
-        return room
-
-    def base_url(request: Request) -> str:
-        return (public_url or str(request.base_url)).rstrip("/")
-
-    def check_lang(lang: str) -> str:
-        return lang if lang in Lang.__args__ else "en"  # type: ignore[attr-defined]
-
-    @app.post("/api/rooms", response_model=RoomCreated, status_code=201)
-    async def create_room(spec: CreateRoom, request: Request) -> RoomCreated:
-        """Make a room: a new game with its seed from ``secrets`` and the seed's commitment."""
-        with language(spec.lang):
-            try:
-                ruleset = get_ruleset(spec.ruleset, **spec.options)
-                seats = [Seat.bot(s.level or "", s.name) if s.kind == "bot" else
-                         Seat(s.name or _("Player {n}").format(n=i + 1)) for i, s in enumerate(spec.seats)]
-                if spec.dice_from == "players" and any(s.is_bot for s in seats):
-                    raise YatzyError(_("a scorekeeper room is for people at a real table: no bots"))
-                game = Game(ruleset, seats, roll_off=spec.roll_off, dice_from=spec.dice_from)
-                settings = RoomSettings(coach=spec.coach, spectators=spec.spectators, hot_seat=spec.hot_seat,
-                                        bot_pace=spec.bot_pace, away_after=spec.away_after, lang=spec.lang)
-                room, table = await rooms.create(game, settings)
-            except YatzyError as e:
-                raise _http_error("invalid_action", str(e)) from None
-        base = base_url(request)
-        return RoomCreated(code=room.code, invite_url=f"{base}/r/{room.code}",
-                           qr_url=f"{base}/api/rooms/{room.code}/qr.svg", commitment=room.commitment,
-                           table_token=table, version=room.version)
-
-    @app.get("/api/rooms/{code}", response_model=RoomInfo)
-    async def room_info(code: str, lang: str = Query("en")) -> RoomInfo:
-        """A room as anyone with its code may see it (no token, no seed)."""
-        room = await room_or_404(code, check_lang(lang))
-        g = room.game
-        return RoomInfo(
-            code=room.code, protocol=PROTOCOL_VERSION, ruleset=g.ruleset.name,
-            options=dict(g.ruleset.options),
-            seats=[SeatInfo(seat=i, name=s.name, kind=s.kind, level=s.level, taken=i in room.taken,
-                            stand_in=room.stand_ins.get(i)) for i, s in enumerate(g.seats)],
-            version=room.version, over=room.over, commitment=room.commitment, coach=room.settings.coach,
-            spectators=room.settings.spectators, hot_seat=room.settings.hot_seat,
-            dice_from=room.game.dice_from, game_id=room.game_id)  # type: ignore[arg-type]
-
-    @app.post("/api/rooms/{code}/join", response_model=Joined)
-    async def join(code: str, body: JoinRequest | None = None, lang: str = Query("en")) -> Joined:
-        """Take a person's seat: its secret token is handed out once."""
-        lang = check_lang(lang)
-        room = await room_or_404(code, lang)
-        with language(lang):
-            try:
-                seat, token = await rooms.join(room, body.seat if body else None)
-            except Refusal as r:
-                raise _http_error(r.code, r.message) from None
-        return Joined(seat=seat, token=token)
-
-    @app.post("/api/rooms/{code}/spectate", response_model=Spectating)
-    async def spectate(code: str, lang: str = Query("en")) -> Spectating:
-        """A spectator's token, if the room has spectators."""
-        lang = check_lang(lang)
-        room = await room_or_404(code, lang)
-        with language(lang):
-            try:
-                return Spectating(token=await rooms.spectate(room))
-            except Refusal as r:
-                raise HTTPException(403, detail={"code": r.code, "message": r.message}) from None
-
-    @app.get("/api/rooms/{code}/qr.svg", response_class=Response,
-             responses={200: {"content": {"image/svg+xml": {}}}})
-    async def qr_code(code: str, request: Request, lang: str = Query("en")) -> Response:
-        """The invite link as a QR code, for a phone at the table."""
-        room = await room_or_404(code, check_lang(lang))
-        out = io.BytesIO()
-        segno.make(f"{base_url(request)}/r/{room.code}", error="m").save(out, kind="svg", scale=4, border=2)
-        return Response(out.getvalue(), media_type="image/svg+xml")
-
-    @app.get("/api/rooms/{code}/verify", response_model=Verification)
-    async def verify(code: str, lang: str = Query("en")) -> Verification:
-        """After the game: the seed and salt behind the commitment and the whole game, so
-        anyone can check every roll (``yatzy verify``)."""
-        lang = check_lang(lang)
-        room = await room_or_404(code, lang)
-        if room.keeper:
-            with language(lang):
-                raise _http_error("nothing_to_verify", _(
-                    "in a scorekeeper room the players typed the dice they threw: there is no seed and "
-                    "nothing to verify"))
-        if not room.over:
-            with language(lang):
-                raise _http_error("game_over", _("the dice seed is revealed when the game is over"))
-        return Verification(code=room.code, **_reveal(room).model_dump(exclude={"type"}))
-
-    @app.websocket("/ws/rooms/{code}")
-    async def room_socket(websocket: WebSocket, code: str) -> None:
-        """The game: the protocol of docs/web-protocol.md."""
-        address = websocket.client.host if websocket.client else "unknown"
-        await websocket.accept()
-        if clients[address] >= max_connections_per_client:
-            await _refuse(websocket, "too_many_connections",
-                          _("too many connections from your address ({n} at most)").format(
-                              n=max_connections_per_client), 1008)
-            return
-        clients[address] += 1
-        try:
-            await Connection(rooms, websocket, code, rate=rate, burst=burst,
-                             hello_timeout=hello_timeout, coach_wait=coach_wait).run()
-        finally:
-            clients[address] -= 1
-            if not clients[address]:
-                del clients[address]
-
-    _serve_page(app, check_lang)
+    app.state.own_db = db is None
+    app.state.pubsub = pubsub
+    app.state.rooms = Rooms(database, pubsub)
+    app.state.settings = Settings(public_url=public_url, coach_wait=coach_wait,
+                                  max_connections_per_client=max_connections_per_client, rate=rate,
+                                  burst=burst, hello_timeout=hello_timeout)
+    app.state.clients = Counter()
+    app.state.analyses = {}
+    for group in (analysis, history, rooms, socket, page):
+        app.include_router(group.router)
     return app
 
 
@@ -358,298 +108,3 @@ def run_server(app: FastAPI, host: str = "127.0.0.1", port: int = 8000, log_leve
     sys.setswitchinterval(0.0005)
     uvicorn.run(app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=False,
                 log_level=log_level)
-
-
-# ---- the browser page (static files, no build step) -------------------------------------------
-
-STATIC = Path(__file__).parent / "static"
-
-
-def _serve_page(app: FastAPI, check_lang: Any) -> None:
-    """The page: ``/`` (the lobby) and ``/r/{code}`` (a room's invite link) are index.html,
-    its files are under ``/static``; ``/api/catalog`` names the rulesets, their options and
-    the bot levels in a language, for the lobby's form."""
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    @app.get("/", include_in_schema=False)
-    async def page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
-    @app.get("/r/{code}", include_in_schema=False)
-    async def room_page(code: str) -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
-    @app.get("/api/catalog")
-    async def catalog(lang: str = Query("en")) -> dict[str, Any]:
-        """Rulesets (title, house-rule options with their values) and bot levels, in ``lang``."""
-        with language(check_lang(lang)):
-            return {
-                "rulesets": [{"id": e.name, "title": _(e.title), "options": [
-                    {"name": o.name, "help": _(o.help), "default": o.default,
-                     "choices": None if o.choices is None else [
-                         {"value": c, "label": o.label(c)} for c in o.choices],
-                     "low": o.low, "high": o.high} for o in e.options]} for e in VARIANTS],
-                "bots": [{"level": b, "name": level_name(b)} for b in BOTS],
-            }
-
-
-def _reveal(room: Room) -> Reveal:
-    """The reveal of a finished game: seed, salt and the whole save (never before the end)."""
-    assert room.over
-    return Reveal(commitment=room.commitment, salt=room.salt, seed=room.game.seed, game=room.game.to_dict())
-
-
-def _reveal_json(room: Room) -> str:
-    """The reveal's JSON, made once for every client of the room."""
-    return room.memo(("reveal",), lambda: _reveal(room).to_json())  # type: ignore[no-any-return]
-
-
-async def _refuse(websocket: WebSocket, code: ErrorCode, message: str, close: int) -> None:
-    with contextlib.suppress(Exception):
-        await websocket.send_text(Error(code=code, message=message).to_json())
-        await websocket.close(close)
-
-
-class _Closed(Exception):  # noqa: N818 - control flow: the client went away
-    pass
-
-
-class Connection:
-    """One client's WebSocket: hello, then actions in and events out.
-
-    Everything sent goes through one queue and one sender task, so messages never
-    interleave; the room wakes the sender when the game moves or presence changes, and the
-    sender catches this client up from its last version (events, or a full state).
-    """
-
-    def __init__(self, rooms: Rooms, websocket: WebSocket, code: str, *, rate: float, burst: int,
-                 hello_timeout: float, coach_wait: float = 1.0) -> None:
-        self.rooms, self.ws, self.code = rooms, websocket, code
-        self.coach_wait = coach_wait
-        self.coach_task: asyncio.Task[None] | None = None
-        """A coach answer on its way once a table is built."""
-        self.rate, self.burst, self.hello_timeout = rate, burst, hello_timeout
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-        self.lang = "en"
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self.last_version: int | None = None
-        self.revealed = False
-
-    # -- receiving ---------------------------------------------------------------------------
-    async def receive(self) -> str:
-        """The next text message; refuses (and closes on) one over the size limit."""
-        raw = await self.ws.receive()
-        if raw["type"] == "websocket.disconnect":
-            raise _Closed
-        data = raw.get("text")
-        if data is None:
-            data = (raw.get("bytes") or b"").decode("utf-8", "replace")
-        if len(data.encode()) > MAX_MESSAGE_BYTES:
-            with language(self.lang):
-                await _refuse(self.ws, "too_large",
-                              _("a message may have {n} bytes at most; this one had {got}")
-                              .format(n=MAX_MESSAGE_BYTES, got=len(data.encode())), 1009)
-            raise _Closed
-        return data
-
-    def parse(self, text: str) -> AnyClientMessage | Error:
-        try:
-            return parse_client(text)
-        except ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "message"
-            with language(self.lang):
-                return Error(code="bad_message",
-                             message=_("not a message this server reads: {where}: {error}")
-                             .format(where=where, error=first.get("msg", "")))
-
-    async def throttle(self) -> None:
-        """The rate limit: a bucket of ``burst`` messages refilled at ``rate`` per second; a
-        message with the bucket empty waits for the next token. A client over the limit is
-        slowed to ``rate`` messages a second, but none of its messages is lost: a bot that
-        plays as fast as the server answers must not be left waiting for the answer to a move
-        the server dropped."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            await asyncio.sleep((1 - self.tokens) / self.rate)
-            self.tokens, self.stamp = 1.0, time.monotonic()
-        self.tokens -= 1
-
-    # -- the conversation ---------------------------------------------------------------------
-    async def run(self) -> None:
-        room = await self.rooms.get(self.code)
-        if room is None:
-            await _refuse(self.ws, "unknown_room", _("there is no room {code}").format(code=self.code), 1008)
-            return
-        try:
-            first = self.parse(await asyncio.wait_for(self.receive(), self.hello_timeout))
-        except (TimeoutError, _Closed, WebSocketDisconnect):
-            await _refuse(self.ws, "hello_first", _("say hello first"), 1008)
-            return
-        if isinstance(first, Error):
-            await _refuse(self.ws, first.code, first.message, 1008)
-            return
-        if not isinstance(first, Hello | Resume):
-            await _refuse(self.ws, "hello_first", _("say hello (or resume) before anything else"), 1008)
-            return
-        self.lang = first.lang
-        with language(self.lang):
-            if first.protocol != PROTOCOL_VERSION:
-                await _refuse(self.ws, "protocol", _("this server speaks protocol {ours}, not {theirs}")
-                              .format(ours=PROTOCOL_VERSION, theirs=first.protocol), 1002)
-                return
-            try:
-                grant = await self.rooms.authorize(room, first.token)
-            except Refusal as r:
-                await _refuse(self.ws, r.code, r.message, 1008)
-                return
-        await self.serve(room, grant, first)
-
-    async def serve(self, room: Room, grant: Grant, first: Hello | Resume) -> None:
-        sender = asyncio.get_running_loop().create_task(self.sender(room, grant))
-        present = False
-        try:
-            self.put(Welcome(room=room.code, role=grant.role, seat=grant.seat, lang=self.lang,  # type: ignore[arg-type]
-                             commitment=room.commitment, coach=room.settings.coach, version=room.version,
-                             dice_from=room.game.dice_from))  # type: ignore[arg-type]
-            async with room.lock:
-                events = room.events_after(first.last_version) if isinstance(first, Resume) else None
-                view = room.view(grant, self.lang)
-                if events is not None:
-                    self.put(Events(version=room.version, events=events, view=view))
-                else:
-                    self.put(State(version=room.version, reason="resume" if isinstance(first, Resume)
-                                   else "welcome", view=view))
-                self.last_version = room.version
-                for text in self.reveal(room):
-                    self.put(text)
-                room.listeners.add(self.wake)
-            await self.rooms.connected(room, grant)
-            present = True
-            while True:
-                text = await self.receive()
-                await self.throttle()
-                await self.handle(room, grant, self.parse(text))
-        except (_Closed, WebSocketDisconnect):
-            pass
-        finally:
-            room.listeners.discard(self.wake)
-            if present:
-                await self.rooms.disconnected(room, grant)
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(sender, 2)
-            sender.cancel()
-
-    async def handle(self, room: Room, grant: Grant, msg: AnyClientMessage | Error) -> None:
-        """Answer one message after the hello."""
-        if isinstance(msg, Error):
-            self.put(msg.model_copy(update={"version": room.version}))
-        elif isinstance(msg, Ping):
-            self.put(Pong(nonce=msg.nonce))
-        elif isinstance(msg, Hello | Resume):
-            with language(self.lang):
-                self.put(Error(code="bad_message", message=_("this connection has said hello already"),
-                               version=room.version))
-        elif isinstance(msg, CoachRequest):
-            await self.coach(room, grant, msg)
-        elif isinstance(msg, HandToBot):
-            try:
-                await self.rooms.hand_to_bot(room, grant, msg, self.lang)
-            except Refusal as r:
-                self.put(Error(code=r.code, message=r.message, version=room.version))
-        else:
-            try:
-                if isinstance(msg, Undo | Amend):
-                    await self.rooms.edit(room, grant, msg, self.lang, self.put)
-                else:
-                    await self.rooms.act(room, grant, msg, self.lang, self.put)
-            except Refusal as r:
-                self.put(Error(code=r.code, message=r.message, id=msg.id, version=room.version))
-                if r.resync:
-                    async with room.lock:
-                        self.put(State(version=room.version, reason="conflict" if r.code == "conflict"
-                                       else "stale", view=room.view(grant, self.lang)))
-                        self.last_version = room.version
-            except Exception:
-                log.exception("room %s: action %s failed", room.code, msg.id)
-                with language(self.lang):
-                    self.put(Error(code="internal", message=_("the server failed; the move was not made"),
-                                   id=msg.id, version=room.version))
-
-    async def coach(self, room: Room, grant: Grant, msg: CoachRequest) -> None:
-        """The coach's answer (after a "preparing" one, the answer follows by itself)."""
-        if self.coach_task is not None:
-            self.coach_task.cancel()
-            self.coach_task = None
-        try:
-            advice = await advise(room, grant, msg, self.lang, self.coach_wait)
-        except Refusal as r:
-            self.put(Error(code=r.code, message=r.message, id=msg.id, version=room.version))
-            return
-        except Exception:
-            log.exception("room %s: the coach failed", room.code)
-            with language(self.lang):
-                self.put(Error(code="internal", message=_("the coach failed"), id=msg.id,
-                               version=room.version))
-            return
-        self.put(advice)
-        if advice.status == "preparing":
-            self.coach_task = follow_up(room, grant, msg, self.lang, self.put)
-
-    # -- sending -----------------------------------------------------------------------------
-    def put(self, message: Any) -> None:
-        self.queue.put_nowait(message)
-
-    def wake(self, what: str) -> None:
-        self.queue.put_nowait(what)
-
-    def reveal(self, room: Room) -> list[str]:
-        """The reveal (its JSON), once, when the game is over."""
-        if room.over and not self.revealed and not room.keeper:
-            self.revealed = True
-            return [_reveal_json(room)]
-        return []
-
-    async def sender(self, room: Room, grant: Grant) -> None:
-        """Send what is queued, in order; on a wake-up, catch this client up."""
-        try:
-            while True:
-                item = await self.queue.get()
-                if item is None:
-                    return
-                if item == "presence":
-                    await self.ws.send_text(room.presence().to_json())
-                    continue
-                if item == "game":
-                    async with room.lock:
-                        messages = self.catch_up(room, grant)
-                    for text in messages:
-                        await self.ws.send_text(text)
-                    continue
-                await self.ws.send_text(item if isinstance(item, str) else item.to_json())
-        except Exception:  # the client went away: the receiving side ends the connection
-            return
-
-    def catch_up(self, room: Room, grant: Grant) -> list[str]:
-        """What this client has not seen (under the room's lock), as JSON: the events after
-        its last version and its new view (a full state if those events are no longer kept),
-        and the reveal at the end. Each distinct message is made once for all the clients that
-        get it (the same view, the same last version)."""
-        if self.last_version is None or self.last_version == room.version or room.catching_up:
-            return []
-        last = self.last_version
-
-        def make() -> str:
-            view = room.view(grant, self.lang)
-            events = room.events_after(last)
-            return (State(version=room.version, reason="conflict", view=view) if events is None
-                    else Events(version=room.version, events=events, view=view)).to_json()
-
-        text: str = room.memo(("catch_up", room.viewer(grant), self.lang, last), make)
-        self.last_version = room.version
-        return [text, *self.reveal(room)]

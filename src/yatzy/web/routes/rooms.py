@@ -1,0 +1,126 @@
+"""REST for rooms: make one, read it, take a seat (a secret token) or a spectator's token,
+the invite as a QR code, after the game the data that proves the dice fair, and a
+scorekeeper room's finished rounds."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from fastapi import APIRouter, Response
+
+from ...errors import YatzyError
+from ...game import Game
+from ...i18n import _, language
+from ...keeping import rounds
+from ...registry import get_ruleset
+from ...seats import Seat
+from ..connection import reveal_of
+from ..deps import BaseUrl, LangDep, RoomDep, RoomsDep, http_error
+from ..protocol import PROTOCOL_VERSION
+from ..rooms import Refusal, RoomSettings
+from ..schemas import (
+    CreateRoom,
+    Joined,
+    JoinRequest,
+    RoomCreated,
+    RoomInfo,
+    RoundOut,
+    SeatInfo,
+    Spectating,
+    Verification,
+)
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+
+@router.post("/api/rooms", response_model=RoomCreated, status_code=201)
+async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl) -> RoomCreated:
+    """Make a room: a new game with its seed from ``secrets`` and the seed's commitment."""
+    with language(spec.lang):
+        try:
+            ruleset = get_ruleset(spec.ruleset, **spec.options)
+            seats = [Seat.bot(s.level or "", s.name) if s.kind == "bot" else
+                     Seat(s.name or _("Player {n}").format(n=i + 1)) for i, s in enumerate(spec.seats)]
+            if spec.dice_from == "players" and any(s.is_bot for s in seats):
+                raise YatzyError(_("a scorekeeper room is for people at a real table: no bots"))
+            game = Game(ruleset, seats, roll_off=spec.roll_off, dice_from=spec.dice_from)
+            settings = RoomSettings(coach=spec.coach, spectators=spec.spectators, hot_seat=spec.hot_seat,
+                                    bot_pace=spec.bot_pace, away_after=spec.away_after, lang=spec.lang)
+            room, table = await rooms.create(game, settings)
+        except YatzyError as e:
+            raise http_error("invalid_action", str(e)) from None
+    return RoomCreated(code=room.code, invite_url=f"{base}/r/{room.code}",
+                       qr_url=f"{base}/api/rooms/{room.code}/qr.svg", commitment=room.commitment,
+                       table_token=table, version=room.version)
+
+
+@router.get("/api/rooms/{code}", response_model=RoomInfo)
+async def room_info(room: RoomDep) -> RoomInfo:
+    """A room as anyone with its code may see it (no token, no seed)."""
+    g = room.game
+    return RoomInfo(
+        code=room.code, protocol=PROTOCOL_VERSION, ruleset=g.ruleset.name,
+        options=dict(g.ruleset.options),
+        seats=[SeatInfo(seat=i, name=s.name, kind=s.kind, level=s.level, taken=i in room.taken,
+                        stand_in=room.stand_ins.get(i)) for i, s in enumerate(g.seats)],
+        version=room.version, over=room.over, commitment=room.commitment, coach=room.settings.coach,
+        spectators=room.settings.spectators, hot_seat=room.settings.hot_seat,
+        dice_from=room.game.dice_from, game_id=room.game_id)  # type: ignore[arg-type]
+
+
+@router.post("/api/rooms/{code}/join", response_model=Joined)
+async def join(room: RoomDep, rooms: RoomsDep, lang: LangDep, body: JoinRequest | None = None) -> Joined:
+    """Take a person's seat: its secret token is handed out once."""
+    with language(lang):
+        try:
+            seat, token = await rooms.join(room, body.seat if body else None)
+        except Refusal as r:
+            raise http_error(r.code, r.message) from None
+    return Joined(seat=seat, token=token)
+
+
+@router.post("/api/rooms/{code}/spectate", response_model=Spectating)
+async def spectate(room: RoomDep, rooms: RoomsDep, lang: LangDep) -> Spectating:
+    """A spectator's token, if the room has spectators."""
+    with language(lang):
+        try:
+            return Spectating(token=await rooms.spectate(room))
+        except Refusal as r:
+            raise http_error(r.code, r.message, 403) from None
+
+
+@router.get("/api/rooms/{code}/qr.svg", response_class=Response,
+            responses={200: {"content": {"image/svg+xml": {}}}})
+async def qr_code(room: RoomDep, base: BaseUrl) -> Response:
+    """The invite link as a QR code, for a phone at the table."""
+    out = io.BytesIO()
+    segno.make(f"{base}/r/{room.code}", error="m").save(out, kind="svg", scale=4, border=2)
+    return Response(out.getvalue(), media_type="image/svg+xml")
+
+
+@router.get("/api/rooms/{code}/verify", response_model=Verification)
+async def verify(room: RoomDep, lang: LangDep) -> Verification:
+    """After the game: the seed and salt behind the commitment and the whole game, so
+    anyone can check every roll (``yatzy verify``)."""
+    if room.keeper:
+        with language(lang):
+            raise http_error("nothing_to_verify", _(
+                "in a scorekeeper room the players typed the dice they threw: there is no seed and "
+                "nothing to verify"))
+    if not room.over:
+        with language(lang):
+            raise http_error("game_over", _("the dice seed is revealed when the game is over"))
+    return Verification(code=room.code, **reveal_of(room).model_dump(exclude={"type"}))
+
+
+@router.get("/api/rooms/{code}/rounds", response_model=list[RoundOut])
+async def room_rounds(room: RoomDep) -> list[RoundOut]:
+    """The finished turns of the room's game, oldest first: what a scorekeeper room's
+    correction (the ``amend`` message) names by ``turn``."""
+    async with room.lock:
+        found = rounds(room.game)
+    return [RoundOut(turn=r.turn, seat=r.player, number=r.number, dice=list(r.dice), box=r.box)
+            for r in found]

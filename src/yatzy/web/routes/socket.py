@@ -1,0 +1,35 @@
+"""The game's WebSocket, ``/ws/rooms/{code}``: one :class:`~yatzy.web.connection.Connection`
+per client, at most ``max_connections_per_client`` of them from one address."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, WebSocket
+
+from ...i18n import _
+from ..connection import Connection, refuse
+from ..deps import ClientsDep, RoomsDep, SettingsDep
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+
+@router.websocket("/ws/rooms/{code}")
+async def room_socket(websocket: WebSocket, code: str, rooms: RoomsDep, settings: SettingsDep,
+                      clients: ClientsDep) -> None:
+    """The game: the protocol of docs/web-protocol.md."""
+    address = websocket.client.host if websocket.client else "unknown"
+    await websocket.accept()
+    if clients[address] >= settings.max_connections_per_client:
+        await refuse(websocket, "too_many_connections",
+                     _("too many connections from your address ({n} at most)").format(
+                         n=settings.max_connections_per_client), 1008)
+        return
+    clients[address] += 1
+    try:
+        await Connection(rooms, websocket, code, rate=settings.rate, burst=settings.burst,
+                         hello_timeout=settings.hello_timeout, coach_wait=settings.coach_wait).run()
+    finally:
+        clients[address] -= 1
+        if not clients[address]:
+            del clients[address]
