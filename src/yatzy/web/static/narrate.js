@@ -1,5 +1,6 @@
-// An event of the game in words, for the moves list and the announcements, with the names of
-// the view (one function, so that each event is put into words in one place).
+// An event of the game in words, for the moves list and the announcements: the server's own
+// words (the event's optional ``text``) when it sends them, else the page's, with the names of
+// the view. One function, so that each event is put into words in one place.
 import { diceText } from "./dice.js";
 import { t } from "./i18n.js";
 
@@ -15,6 +16,7 @@ function boxName(view, number) {
 
 /** The words of event ``e`` ("" for one not told). */
 export function eventText(e, view) {
+  if (e.text) return e.text;
   const name = e.player !== undefined ? seatName(view, e.player) : "";
   switch (e.kind) {
     case "rolled":
