@@ -1,0 +1,43 @@
+// The server's HTTP API (docs/web-protocol.md): api() asks in the page's language and throws
+// the server's message on a refusal; the catalog (rulesets, their options, the bots) is asked
+// once and kept until the language changes.
+import { lang } from "./i18n.js";
+import { showError } from "./notice.js";
+
+export async function api(method, path, body) {
+  const sep = path.includes("?") ? "&" : "?";
+  const response = await fetch(`${path}${sep}lang=${lang}`, {
+    method, headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const detail = data.detail;
+    const message = typeof detail === "object" && detail && !Array.isArray(detail) ? detail.message
+      : Array.isArray(detail) ? detail.map((d) => d.msg).join("; ") : response.statusText;
+    throw new Error(message || String(response.status));
+  }
+  return data;
+}
+
+/** GET /api/catalog, once: null until a screen has asked for it (needCatalog). */
+export let catalog = null;
+
+export async function loadCatalog() {
+  catalog = await api("GET", "/api/catalog");
+}
+
+/** The catalog, asked for if need be; false (the error shown) when it can't be had. */
+export async function needCatalog() {
+  if (catalog) return true;
+  try { await loadCatalog(); return true; } catch (e) { showError(e.message); return false; }
+}
+
+/** A new language: the catalog's names are asked for again. */
+export function forgetCatalog() {
+  catalog = null;
+}
+
+export function rulesetTitle(id) {
+  return catalog?.rulesets.find((r) => r.id === id)?.title ?? id;
+}

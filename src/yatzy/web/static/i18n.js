@@ -1,0 +1,60 @@
+// The page's own words (static/i18n/<lang>.json, English for a missing one), t() to use them,
+// the page's language (chosen, remembered, or the browser's) and its way of writing numbers.
+import { $ } from "./dom.js";
+import { store } from "./store.js";
+
+export const LANGS = ["en", "fi", "sv", "da", "nb", "ru"];
+
+let strings = {};
+let english = {};
+/** The page's language: read it here, change it with setLanguage. */
+export let lang = store.get("lang") || (LANGS.includes(navigator.language?.slice(0, 2)) ? navigator.language.slice(0, 2) : "en");
+if (!LANGS.includes(lang)) lang = "en";
+
+/** Load the current language's words (and English's, the fallback) and put them on the page. */
+export async function loadLanguage() {
+  const get = async (c) => (await fetch(`/static/i18n/${c}.json`)).json();
+  if (!Object.keys(english).length) english = await get("en");
+  strings = lang === "en" ? english : await get(lang);
+  applyStaticWords();
+}
+
+/** The player's choice of language: remembered, loaded and put on the page. */
+export async function setLanguage(code) {
+  lang = code;
+  store.set("lang", lang);
+  await loadLanguage();
+}
+
+/** The words under ``key``, with ``{name}`` placeholders filled from ``params``. */
+export function t(key, params = {}) {
+  const text = strings[key] ?? english[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** A number as the page's language writes it (248,4 in Finnish), with `digits` decimals. */
+export function num(x, digits = 1) {
+  return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
+/** A share (0.25) as a percentage, the page's language's way (25 % in Finnish). */
+export function pct(x) {
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(x);
+}
+
+/** A date and time (ISO) the page's language's way; "" for none. */
+export function dateText(iso) {
+  if (!iso) return "";
+  try {
+    return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  } catch { return iso; }
+}
+
+/** The words written in index.html (data-i18n, data-i18n-label) and the language picker. */
+function applyStaticWords() {
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  $("#lang").value = lang;
+  $("#lang").setAttribute("aria-label", t("language"));
+}
