@@ -22,7 +22,8 @@ from ..bots import BOTS
 from ..errors import YatzyError
 from ..game import Game
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, language
-from ..registry import VARIANTS, OptionSpec, RulesetEntry, get_ruleset
+from ..registry import VARIANTS, get_ruleset
+from ..rulesets.parts import OptionSpec, RulesetEntry
 from ..seats import Seat
 from .history import HistoryScreen
 from .settings import Settings, Setup
