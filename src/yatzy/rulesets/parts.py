@@ -253,10 +253,13 @@ def register(entry: RulesetEntry) -> RulesetEntry:
     if clash:
         raise ValueError(f"ruleset {entry.name}: the name {clash[0]} is taken")
     names = {c.id: (c.name, c.pair_sum) for c in entry.build().categories if c.name}
-    for other, theirs in _box_names.items():
+    for other in _registered:
+        theirs = _box_names[other.name]
         differ = sorted(i for i in names.keys() & theirs.keys() if names[i] != theirs[i])
         if differ:
-            raise ValueError(f"ruleset {entry.name} names box {differ[0]} otherwise than {other}")
+            box = differ[0]
+            raise ValueError(f"ruleset {entry.name} names box {box} “{names[box][0]}”, "
+                             f"but {other.name} names it “{theirs[box][0]}”")
     _registered = tuple(sorted((*_registered, entry), key=lambda e: (e.menu_order, e.name)))
     _box_names[entry.name] = names
     _name_boxes()
