@@ -2,7 +2,8 @@
 
 Ids never change; only what a player reads does. Each box's English name is the catalog's
 source text and comes from its ruleset's module (``yatzy/rulesets/``), which names its
-boxes when it registers; the translations live in the gettext catalogs.
+boxes when it registers (importing ``yatzy.registry`` or ``yatzy.rulesets`` registers
+them all); the translations live in the gettext catalogs.
 """
 
 from __future__ import annotations

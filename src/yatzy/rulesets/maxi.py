@@ -66,5 +66,4 @@ ENTRY = register(RulesetEntry(
      OptionSpec("bonus_threshold", 84, N_("84 earns +100, 75 earns +50"), (84, 75)),
      OptionSpec("saved_rolls", True, N_("unused rolls are saved for later turns"), (False, True)),
      BANK_CAP),
-    build, menu_order=30, solver_bank_cap=4))
-"""The solver's bank cap 4: Maxi's table grows by 0.36 GB per saved roll."""
+    build, menu_order=30, solver_bank_cap=4))  # the table grows by 0.36 GB per saved roll

@@ -211,7 +211,7 @@ class RulesetEntry:
     """Where menus list it, lowest first (the seven rulesets are 10 to 70)."""
     notes: Callable[[Ruleset], list[str]] = no_notes
     """Lines a rule sheet adds about this ruleset (jokers, the board), in the current language."""
-    solver_bank_cap: int = 4
+    solver_bank_cap: int = Ruleset.solver_bank_cap
     """The bank cap the exact solver works with when the game sets none (see Ruleset)."""
 
     def build(self, **options: object) -> Ruleset:
