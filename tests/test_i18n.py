@@ -134,7 +134,7 @@ def compiled(catalog: Catalog) -> bytes:
 def test_the_extraction_finds_the_strings() -> None:
     """A sanity check of the extraction itself: strings of every kind of marking are found."""
     keys = extracted()
-    assert ("Full House", None) in keys  # N_ in names.py
+    assert ("Full House", None) in keys  # N_ in rulesets/parts.py
     assert ("error:", None) in keys  # _ in cli.py
     assert (("{n} game", "{n} games"), None) in keys  # ngettext in cli.py
     assert any("solver/coach.py" in files for files in keys.values())

@@ -8,7 +8,8 @@ import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -143,42 +144,72 @@ class DozzyBot:
         return Score(best, _tile_return(game, best))
 
 
-LEVELS: dict[str, float | str] = {"beginner": "greedy", "casual": 1.5, "strong": 0.4, "optimal": 0.0}
-BOTS = ("random", "greedy", "beginner", "casual", "strong", "optimal", "dozzy")
+Needs = Literal["nothing", "solver", "board"]
+"""What a bot plays from: nothing but the game; the exact solver's table (built once, then
+cached; on a board, which the solver cannot reach, the DOZZY bot plays instead); a board
+(offered only in games that have one)."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One bot level: the name people type, what it needs, its name in menus, how it is made."""
+
+    name: str
+    """The English code typed in ``--players "Anna,greedy"`` (the same in every language)."""
+    needs: Needs
+    display: Callable[[], str]
+    """The level as a player reads it, in the current language."""
+    make: Callable[[Ruleset, int | None], Player]
+    """The bot for a ruleset and a seed."""
+
+
+def _coach(temperature: float) -> Callable[[Ruleset, int | None], Player]:
+    """A solver bot erring at ``temperature`` (0: optimal); the DOZZY bot where there is a board."""
+    def make(ruleset: Ruleset, seed: int | None) -> Player:
+        return DozzyBot() if ruleset.uses_board else CoachBot(ruleset, temperature, seed)
+    return make
+
+
+BOT_SPECS: tuple[BotSpec, ...] = (
+    BotSpec("random", "nothing", lambda: pgettext("bot level", "random"), lambda rs, seed: RandomBot(seed)),
+    BotSpec("greedy", "nothing", lambda: pgettext("bot level", "greedy"), lambda rs, seed: GreedyBot()),
+    BotSpec("beginner", "nothing", lambda: pgettext("bot level", "beginner"), lambda rs, seed: GreedyBot()),
+    BotSpec("casual", "solver", lambda: pgettext("bot level", "casual"), _coach(1.5)),
+    BotSpec("strong", "solver", lambda: pgettext("bot level", "strong"), _coach(0.4)),
+    BotSpec("optimal", "solver", lambda: pgettext("bot level", "optimal"), _coach(0.0)),
+    BotSpec("dozzy", "board", lambda: pgettext("bot level", "DOZZY expert"), lambda rs, seed: DozzyBot()),
+)
+"""Every bot level, in menu order: the one table every front end reads."""
+
+BOTS = tuple(b.name for b in BOT_SPECS)
+_BY_NAME = {b.name: b for b in BOT_SPECS}
+
+
+def bot_spec(name: str) -> BotSpec | None:
+    """The bot level typed as ``name`` (any case, spaces around), or None."""
+    return _BY_NAME.get(name.strip().lower())
 
 
 def level_name(level: str) -> str:
     """A bot level as a player reads it, in the current language; an unknown one as it is.
     Typed names (``--players "Anna,greedy"``) stay the English codes of :data:`BOTS`."""
-    names = {
-        "random": pgettext("bot level", "random"), "greedy": pgettext("bot level", "greedy"),
-        "beginner": pgettext("bot level", "beginner"), "casual": pgettext("bot level", "casual"),
-        "strong": pgettext("bot level", "strong"), "optimal": pgettext("bot level", "optimal"),
-        "dozzy": pgettext("bot level", "DOZZY expert"),
-    }
-    return names.get(level.strip().lower(), level)
+    spec = bot_spec(level)
+    return level if spec is None else spec.display()
 
 
 def needs_table(name: str, ruleset: Ruleset) -> bool:
     """Whether a bot plays from the exact solver's table (built once, then cached)."""
-    return not ruleset.uses_board and isinstance(LEVELS.get(name.strip().lower()), float)
+    spec = bot_spec(name)
+    return spec is not None and spec.needs == "solver" and not ruleset.uses_board
 
 
 def make_bot(name: str, ruleset: Ruleset, seed: int | None = None) -> Player:
     """A bot by name: random, greedy (= beginner), casual, strong, optimal, dozzy."""
-    key = name.strip().lower()
-    if key == "random":
-        return RandomBot(seed)
-    if key in ("greedy", "beginner"):
-        return GreedyBot()
-    if key == "dozzy" or (ruleset.uses_board and key in LEVELS):
-        return DozzyBot()
-    if key in LEVELS:
-        level = LEVELS[key]
-        assert isinstance(level, float)
-        return CoachBot(ruleset, level, seed)
-    raise InvalidActionError(
-        _("unknown bot “{bot}”; choose one of {bots}").format(bot=name, bots=", ".join(BOTS)))
+    spec = bot_spec(name)
+    if spec is None:
+        raise InvalidActionError(
+            _("unknown bot “{bot}”; choose one of {bots}").format(bot=name, bots=", ".join(BOTS)))
+    return spec.make(ruleset, seed)
 
 
 def run(game: Game, players: list[Player]) -> Game:

@@ -19,9 +19,10 @@ from fpdf import FPDF
 
 from .errors import InvalidActionError
 from .i18n import _, check_language, language, ngettext
-from .names import category_name, label, saved_rolls_note
+from .names import category_name, label
 from .registry import OPTIONS, get_ruleset
 from .rules import Bonus, Ruleset
+from .rulesets.parts import saved_rolls_note
 
 __all__ = ["PLAYERS_PER_PAGE", "YELLOW", "font_dir", "score_sheet"]
 

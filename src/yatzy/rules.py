@@ -2,7 +2,8 @@
 
 The base :class:`Ruleset` covers every game whose boxes are scored by a pure function of
 the dice. American Yahtzee (jokers, Yahtzee bonus) and DOZZY (the shared tile board) are
-small subclasses that override only what differs, as python-chess does for variants.
+small subclasses in their own modules (``yatzy/rulesets/``) that override only what
+differs, as python-chess does for variants; the board hooks and tile helpers are here.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from . import scoring
 from .dice import Counts, Dice, counts
 from .errors import IllegalActionError, InvalidActionError
 from .i18n import _, ngettext
@@ -20,8 +20,6 @@ from .names import category_name
 
 Card = Mapping[str, int]
 """A player's filled boxes: category id -> points."""
-
-UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
 Kind = Literal["number", "pair_sum", "sets", "combo", "straight", "chance", "yatzy"]
 """What a box is made of; rules read this, never the box's id:
@@ -54,6 +52,9 @@ class Category:
     """``pair_sum`` boxes: the sum the pairs make."""
     sets: tuple[int, int] = (0, 0)
     """``sets`` boxes: (dice of each face, different faces): one pair (2, 1), two pairs (2, 2)."""
+    name: str = ""
+    """The box's English display name (its catalog msgid; a pair-sum box's ``{n}`` is its sum),
+    shown through ``names.category_name``; empty: shown by its id."""
 
     @property
     def uses_every_die(self) -> bool:
@@ -94,6 +95,9 @@ class Ruleset:
     bank_cap: int | None = None
     """With saved rolls: most rolls a player may hold in the bank (None: no cap)."""
     must_keep_one: bool = False
+    solver_bank_cap: int = field(default=4, compare=False)
+    """The bank cap the exact solver works with when ``bank_cap`` is None (an unbounded bank
+    has no finite table); the ruleset's module picks it."""
 
     # ---- lookup -------------------------------------------------------------------
     @cached_property
@@ -181,175 +185,7 @@ class Ruleset:
         return frozenset(), [frozenset()]
 
 
-@dataclass(frozen=True)
-class YahtzeeRuleset(Ruleset):
-    """American Yahtzee: Yahtzee bonus and joker rules on top of plain scoring."""
-
-    joker: str = "forced"
-    yahtzee_bonus: bool = True
-    joker_points: tuple[tuple[str, int], ...] = (
-        ("full_house", 25), ("small_straight", 30), ("large_straight", 40),
-    )
-    """Boxes a joker fills at a fixed value (the others score the dice by their rule)."""
-
-    @cached_property
-    def yahtzee_box(self) -> str:
-        """The id of the box that holds five of a kind."""
-        return next(c.id for c in self.categories if c.kind == "yatzy")
-
-    @property
-    def max_extra(self) -> int:
-        """Every box after the first filled with an extra Yahtzee earns +100; without a
-        joker those in full house and the straights score 0 there instead of 25/30/40."""
-        if not self.yahtzee_bonus:
-            return 0
-        lost = 0 if self.joker != "none" else sum(dict(self.joker_points).values())
-        return 100 * (len(self.categories) - 1) - lost
-
-    def is_extra_yahtzee(self, card: Card, dice: Dice) -> bool:
-        return self.yahtzee_box in card and len(set(dice)) == 1
-
-    def joker_score(self, category_id: str, dice: Dice) -> int:
-        return dict(self.joker_points).get(category_id, self.score(category_id, dice))
-
-    def score_options(
-        self, card: Card, dice: Dice, board: frozenset[int] = frozenset()
-    ) -> dict[str, int]:
-        open_ids = self.open_categories(card)
-        if self.joker == "none" or not self.is_extra_yahtzee(card, dice):
-            return {c: self.score(c, dice) for c in open_ids}
-        own = next(c.id for c in self.categories if c.kind == "number" and c.face == dice[0])
-        if self.joker == "free":
-            if own in open_ids:
-                return {c: self.score(c, dice) for c in open_ids}
-            return {c: self.joker_score(c, dice) for c in open_ids}
-        # forced joker (Hasbro): own upper box, else any lower box, else a 0 in an upper box
-        if own in open_ids:
-            return {own: self.score(own, dice)}
-        lower = [c for c in open_ids if self.by_id[c].section == "lower"]
-        if lower:
-            return {c: self.joker_score(c, dice) for c in lower}
-        return {c: 0 for c in open_ids}
-
-    def extra_points(self, card: Card, dice: Dice) -> int:
-        if (self.yahtzee_bonus and self.is_extra_yahtzee(card, dice)
-                and card[self.yahtzee_box] == self.by_id[self.yahtzee_box].max):
-            return 100
-        return 0
-
-
 ALL_TILES = frozenset(range(1, 13))
-
-
-@dataclass(frozen=True)
-class DozzyRuleset(Ruleset):
-    """DOZZY: Yatzy scored against the shared DOZEN12 tile board (tiles 1..12)."""
-
-    sum_tiles_need_faces: bool = False
-    uses_board = True
-
-    def score(self, category_id: str, dice: Dice, board: frozenset[int] = frozenset()) -> int:
-        """Points with ``board`` the set of tiles that are *out*."""
-        cat = self.category(category_id)
-        in_play = ALL_TILES - board
-        c = counts(dice)
-        if cat.kind == "number":
-            assert cat.face is not None
-            return cat.score(c) if cat.face in in_play else 0
-        if cat.kind == "pair_sum":
-            k = cat.pair_sum
-            assert k is not None
-            if k not in in_play:
-                return 0
-            allowed = in_play if self.sum_tiles_need_faces else None
-            return k * scoring.pair_sums(c, k, allowed)
-        if cat.kind in ("straight", "chance"):
-            # always scorable, but only dice whose face is in play count
-            if cat.kind == "straight" and cat.score(c) == 0:
-                return 0
-            return sum(d for d in dice if d in in_play)
-        if cat.uses_every_die:
-            # every die is part of the combination, so every face must be in play: dice
-            # whose tile is out are not dropped to make the rest "all equal"
-            return cat.score(c) if set(dice) <= in_play else 0
-        live = tuple(k if f + 1 in in_play else 0 for f, k in enumerate(c))
-        return cat.score(live)  # type: ignore[arg-type]
-
-    def used_dice(self, category_id: str, dice: Dice, out: frozenset[int]) -> tuple[set[int], Dice]:
-        """Tiles of the numbers a scoring uses, and the dice it leaves unused."""
-        cat = self.category(category_id)
-        points = self.score(category_id, dice, out)
-        if points == 0 or cat.kind in ("straight", "chance"):
-            return set(), dice
-        c = list(counts(dice))
-        in_play = ALL_TILES - out
-        used_tiles: set[int] = set()
-        take = [0] * 6
-        if cat.kind == "number":
-            assert cat.face is not None
-            used_tiles.add(cat.face)
-            take[cat.face - 1] = c[cat.face - 1]
-        elif cat.kind == "pair_sum":
-            k = cat.pair_sum
-            assert k is not None
-            used_tiles.add(k)
-            allowed = in_play if self.sum_tiles_need_faces else ALL_TILES
-            for a in range(max(1, k - 6), (k + 1) // 2):
-                if a in allowed and k - a in allowed:
-                    m = min(c[a - 1], c[k - a - 1])
-                    take[a - 1] += m
-                    take[k - a - 1] += m
-            if k % 2 == 0 and k // 2 in allowed:
-                take[k // 2 - 1] += 2 * (c[k // 2 - 1] // 2)
-        elif cat.kind == "sets":
-            per_face, n_faces = cat.sets
-            faces = [f for f in range(6, 0, -1) if c[f - 1] >= per_face and f in in_play]
-            for f in faces[:n_faces]:
-                take[f - 1] = per_face
-                used_tiles.add(f)
-        else:  # every die is used
-            take = c[:]
-            used_tiles.update(f for f in range(1, 7) if c[f - 1])
-        unused = tuple(
-            f for f in range(1, 7) for _ in range(c[f - 1] - take[f - 1])
-        )
-        return used_tiles, unused
-
-    def tile_moves(
-        self, category_id: str, dice: Dice, out: frozenset[int]
-    ) -> tuple[frozenset[int], list[frozenset[int]]]:
-        """Tiles going out, and every allowed set of tiles coming back (player's choice).
-
-        Unused dice return tiles alone (their face) or paired (their sum, 7..12). A split
-        returning nothing is allowed only when no split returns anything.
-        """
-        if self.category(category_id).kind in ("straight", "chance"):
-            return frozenset(), [frozenset()]
-        used, unused = self.used_dice(category_id, dice, out)
-        out_after = out | used
-        returnable = out_after - used
-        outcomes = {frozenset(t for t in tiles if t in returnable) for tiles in _splits(unused)}
-        if len(outcomes) > 1:
-            outcomes.discard(frozenset())
-        return frozenset(used), sorted(outcomes, key=lambda s: (sorted(s), len(s)))
-
-    def restore_count(self, out: frozenset[int]) -> int:
-        """How many tiles a player may bring back before a turn (0 unless 4+ are out)."""
-        return len(out) - 3 if len(out) >= 4 else 0
-
-
-def _splits(unused: Dice) -> Iterable[list[int]]:
-    """Tiles named by every way to take unused dice alone or in pairs summing to 7..12."""
-    if not unused:
-        yield []
-        return
-    first, rest = unused[0], unused[1:]
-    for tail in _splits(rest):
-        yield [first, *tail]
-    for i, other in enumerate(rest):
-        if first + other >= 7:
-            for tail in _splits(rest[:i] + rest[i + 1 :]):
-                yield [first + other, *tail]
 
 
 def check_tiles(tiles: Iterable[object]) -> frozenset[int]:

@@ -6,20 +6,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .i18n import N_, _, current_language, language, ngettext
-from .names import category_name, label, saved_rolls_note
-from .registry import OPTIONS
-from .rules import Bonus, Ruleset, YahtzeeRuleset
-
-JOKER_RULES = {
-    "forced": N_("Joker rule (forced): an extra Yahtzee goes in the upper box of its face if that is open; "
-                 "else in any open lower box, Full House and the straights scoring 25, 30 and 40; "
-                 "else a 0 in an open upper box."),
-    "free": N_("Joker rule (free): an extra Yahtzee may go in any open box; Full House and the straights "
-               "score 25, 30 and 40 once the upper box of its face is filled."),
-    "none": N_("No joker rule: an extra Yahtzee scores each box by its normal rule."),
-}
-"""The Yahtzee joker options in words (the option's value is its key)."""
+from .i18n import _, current_language, language, ngettext
+from .names import category_name, label
+from .registry import OPTIONS, find_variant
+from .rules import Bonus, Ruleset
+from .rulesets.parts import saved_rolls_note
 
 
 def _intro(rs: Ruleset) -> str:
@@ -45,20 +36,14 @@ def _bonus_rule(rs: Ruleset, bonus: Bonus) -> str:
 
 
 def _extra_lines(rs: Ruleset) -> list[str]:
-    """What the table does not say: forced order, saved rolls, jokers, the board, options, totals."""
+    """What the table does not say: forced order, saved rolls, the ruleset's own notes (jokers,
+    the board), options, totals."""
     extra = []
     if rs.order is not None:
         extra.append(_("Forced order: {boxes}").format(boxes=" → ".join(category_name(c) for c in rs.order)))
     if rs.saved_rolls:
         extra.append(saved_rolls_note(rs.bank_cap))
-    if isinstance(rs, YahtzeeRuleset):
-        extra.append(_(JOKER_RULES[str(rs.option("joker"))]))
-        extra.append(_("Yahtzee bonus: +100 for each extra Yahtzee while the Yahtzee box holds 50.")
-                     if rs.option("yahtzee_bonus") else _("No Yahtzee bonus."))
-    if rs.uses_board:
-        extra.append(_("Tiles 1-12 start in play; used numbers go out, unused dice bring tiles "
-                       "back (alone or as pair sums 7-12). With 4+ out before a turn, you may "
-                       "bring tiles back until 3 are out."))
+    extra.extend(find_variant(rs.name).notes(rs))
     extra.append(_("Options (change them with --option name=value):"))
     for o in OPTIONS[rs.name]:
         extra.append(f"  {o.name}={o.show(rs.option(o.name))}: {_(o.help)}")

@@ -1,7 +1,7 @@
 """Pure scoring functions over face counts (index 0 is face 1).
 
 Each function answers one category's rule for any number of dice; rulesets pick and
-parametrize them (see ``rules.py``). They never look at the scorecard.
+parametrize them (see ``rulesets/``). They never look at the scorecard.
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ from ..dice import Dice, sub_multisets
 from ..errors import IllegalActionError, InvalidActionError
 from ..game import Game
 from ..i18n import _, ngettext
-from ..rules import Ruleset, YahtzeeRuleset
+from ..rules import Ruleset
+from ..rulesets.yahtzee import YahtzeeRuleset
 from . import kernel, playout
 from .solve import Solution
 
@@ -289,7 +290,7 @@ def _check_saved(rs: Ruleset, saved: int) -> None:
     """Saved rolls: none but in saved-roll games, never negative, within the game's cap."""
     if saved < 0:
         raise InvalidActionError(_("saved rolls cannot be negative, not {n}").format(n=saved))
-    if saved and rs.name == "maxi" and not rs.saved_rolls:
+    if saved and dict(rs.options).get("saved_rolls") is False:
         raise InvalidActionError(_("this maxi game has no saved rolls (option saved_rolls=false); "
                                    "only maxi with saved rolls and osto bank unused rolls"))
     if saved and not rs.saved_rolls:

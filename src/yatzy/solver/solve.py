@@ -18,7 +18,7 @@ from ..errors import InvalidActionError
 from ..i18n import _
 from ..rules import Ruleset
 from . import kernel
-from .spec import DEFAULT_BANK_CAP, SolverSpec
+from .spec import SolverSpec
 
 TABLE_VERSION = 1
 Progress = Callable[[int, int], None]
@@ -114,7 +114,7 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
     if bank_cap is not None and bank_cap < 0:
         raise InvalidActionError(_("the bank cap is 0 or more, not {cap}").format(cap=bank_cap))
     cap = bank_cap if bank_cap is not None else (
-        ruleset.bank_cap if ruleset.bank_cap is not None else DEFAULT_BANK_CAP.get(ruleset.name, 4))
+        ruleset.bank_cap if ruleset.bank_cap is not None else ruleset.solver_bank_cap)
     spec = SolverSpec(ruleset, cap if ruleset.saved_rolls else 0)
     path = cache_dir() / f"{table_key(spec)}.npy"
     meta_path = path.with_suffix(".json")

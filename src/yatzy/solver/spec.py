@@ -16,12 +16,9 @@ from numba import njit
 
 from ..dice import Dice, all_rolls, probability, sub_multisets
 from ..errors import InvalidActionError
-from ..rules import Ruleset, YahtzeeRuleset
+from ..rules import Ruleset
+from ..rulesets.yahtzee import YahtzeeRuleset
 from .kernel import MODE_BANK, MODE_PLAIN, MODE_YAHTZEE
-
-DEFAULT_BANK_CAP = {"osto": 16, "maxi": 4}
-"""The solver's bank cap when the game has none: Osto's value settles by 16 (within 0.005
-of cap 24, 12 s); Maxi's table grows by 0.36 GB per saved roll, so it stops at 4."""
 
 
 class KernelArgs(NamedTuple):

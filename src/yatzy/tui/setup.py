@@ -18,11 +18,12 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from ..bots import BOTS
+from ..bots import BOT_SPECS
 from ..errors import YatzyError
 from ..game import Game
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, language
-from ..registry import VARIANTS, OptionSpec, RulesetEntry, get_ruleset
+from ..registry import VARIANTS, get_ruleset
+from ..rulesets.parts import OptionSpec, RulesetEntry
 from ..seats import Seat
 from .history import HistoryScreen
 from .settings import Settings, Setup
@@ -42,7 +43,7 @@ def entry(rules: str) -> RulesetEntry:
 def levels(rules: str) -> list[str]:
     """The bot levels to offer: the DOZZY bot only where there is a board."""
     board = get_ruleset(rules).uses_board
-    return [b for b in BOTS if b != "dozzy" or board]
+    return [b.name for b in BOT_SPECS if b.needs != "board" or board]
 
 
 class NewGameScreen(Screen[None]):
