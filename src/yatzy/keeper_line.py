@@ -25,7 +25,6 @@ from .dice import parse, show_dice
 from .errors import InvalidActionError, YatzyError
 from .game import Game
 from .i18n import N_, _, language
-from .keeping import correction, correction_returns, rounds
 from .play import (
     DEFAULT_SAVE,
     Command,
@@ -39,6 +38,7 @@ from .play import (
     winners_text,
 )
 from .rules import tiles_text as tiles_words
+from .scorekeeping import correction, correction_returns, rounds
 from .session import Amended, Event, Session
 from .views import GameView, box_label
 

@@ -1,7 +1,7 @@
 """REST for what comes after (and beside) play: a finished room's analysis, a scorekeeper
 room's finished rounds, the history of games with their replays, and per-ruleset statistics,
 records and the spread of final totals. The same library code as the terminal game:
-:func:`yatzy.analysis.analyse`, :mod:`yatzy.storage`, :mod:`yatzy.keeping`.
+:func:`yatzy.analysis.analyse`, :mod:`yatzy.storage`, :mod:`yatzy.scorekeeping`.
 
 Everything that reads the database or the solver runs in a thread, never on the event loop.
 The analysis needs the ruleset's exact table: while it is being built (once per server) the
@@ -25,7 +25,7 @@ from ..analysis import Analysis, AnalysisError, Decision, analyse, check_analysa
 from ..errors import YatzyError
 from ..game import Game
 from ..i18n import _, language
-from ..keeping import rounds
+from ..scorekeeping import rounds
 from ..storage import (
     Database,
     GameSummary,
