@@ -167,7 +167,7 @@ def play(
     lang: LangOpt = "en",
 ) -> None:
     """Play in the terminal against friends and bots: full screen, or line by line with --plain."""
-    from .play import hot_seat
+    from .line.play import hot_seat
 
     full_screen = not plain and not os.environ.get("NO_COLOR") and sys.stdin.isatty() and sys.stdout.isatty()
     # the full-screen game remembers the language chosen last time unless --lang is given
@@ -242,7 +242,7 @@ def keep(
     lang: LangOpt = "en",
 ) -> None:
     """Keep the score of a game played with real dice: each turn, type the dice thrown."""
-    from .keeper_line import keep_score
+    from .line.scorekeeper import keep_score
 
     names = [n.strip() for n in players.split(",") if n.strip()] or \
         [_("Player {n}").format(n=n) for n in (1, 2)]
