@@ -40,13 +40,15 @@ def _check_plot(plot: Path | None) -> None:
             fail(e)
 
 
-def _save_plot(save: Callable[[], None], plot: Path) -> str | None:
-    """Save a plot after the work; the error in words if that still fails."""
+def _save_plot(save: Callable[[], None], plot: Path, result: dict[str, object]) -> str | None:
+    """Save a plot after the work and name it in ``result``; the error in words if that still
+    fails (said after the results, which are not lost)."""
     try:
         save()
     except (YatzyError, OSError, ValueError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         return _("could not save the plot to {path}: {why}").format(path=plot, why=why)
+    result["plot"] = str(plot)
     return None
 
 
@@ -138,11 +140,8 @@ def converge(
     title = _("{title}: exact value by bank cap").format(title=_(rs.title))
     result: dict[str, object] = {"rules": rs.name, "options": {k: v for k, v in rs.options},
                                  "points": [p.to_dict() for p in points]}
-    plot_error = None
-    if plot is not None:
-        plot_error = _save_plot(lambda: plot_convergence(points, str(plot), title), plot)
-        if plot_error is None:
-            result["plot"] = str(plot)
+    plot_error = None if plot is None else _save_plot(
+        lambda: plot_convergence(points, str(plot), title), plot, result)
     if as_json:
         print(json.dumps(result))
     else:
@@ -261,12 +260,9 @@ def simulate(
         fail(e)
     result = {"rules": rs.name, "bot": bot, "seed": seed, **summary.to_dict(),
               "seconds": time.perf_counter() - t0}
-    plot_error = None
-    if plot is not None:
-        title = _("{title}: {bot} bot, {games}").format(title=_(rs.title), bot=bot, games=_games(games))
-        plot_error = _save_plot(lambda: plot_histogram(summary, str(plot), title), plot)
-        if plot_error is None:
-            result["plot"] = str(plot)
+    title = _("{title}: {bot} bot, {games}").format(title=_(rs.title), bot=bot, games=_games(games))
+    plot_error = None if plot is None else _save_plot(
+        lambda: plot_histogram(summary, str(plot), title), plot, result)
     if as_json:
         print(json.dumps(result))
     else:
