@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from yatzy.cli import app
 from yatzy.game import Game
+from yatzy.line.play import hot_seat
 from yatzy.names import LANGUAGES, label
-from yatzy.play import hot_seat
 from yatzy.registry import RULESETS
 
 runner = CliRunner()

@@ -45,3 +45,20 @@ def test_sheet_writes_a_pdf(tmp_path: Path) -> None:
     assert r.exit_code == 2 and ".pdf" in r.stderr
     r = runner.invoke(app, ["sheet", "-o", "/no/such/dir/s.pdf"])
     assert r.exit_code == 2 and "/no/such/dir" in r.stderr
+
+
+def test_history_lists_an_unfinished_game_with_no_winner(tmp_path: Path) -> None:
+    """A game recorded before its end (a web room's, a saved one) has no winner yet: its row
+    says unfinished and leaves the winner empty."""
+    from yatzy.game import Game
+    from yatzy.registry import get_ruleset
+    from yatzy.seats import parse_seats
+    from yatzy.storage import Database, record_game
+
+    db = f"sqlite:///{tmp_path / 'h.db'}"
+    with Database(db) as database:
+        record_game(database, Game(get_ruleset("kids"), parse_seats("Ann,Bo"), 3))
+    r = runner.invoke(app, ["history", "--db", db], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    row = next(line for line in r.stdout.splitlines() if "Ann 0, Bo 0" in line)
+    assert "unfinished" in row and row.rstrip(" │").endswith("Bo 0")

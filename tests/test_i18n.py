@@ -35,8 +35,8 @@ from yatzy.bots import BOTS
 from yatzy.cli import app
 from yatzy.game import Game
 from yatzy.i18n import LANGUAGES, LOCALE_DIR, _, current_language, language, number, percent, pgettext
+from yatzy.line.play import DEFAULT_SAVE, hot_seat
 from yatzy.names import category_name
-from yatzy.play import DEFAULT_SAVE, hot_seat
 from yatzy.registry import ALIASES, OPTIONS, RULESETS, get_ruleset, parse_options
 
 runner = CliRunner()
@@ -135,8 +135,8 @@ def test_the_extraction_finds_the_strings() -> None:
     """A sanity check of the extraction itself: strings of every kind of marking are found."""
     keys = extracted()
     assert ("Full House", None) in keys  # N_ in rulesets/parts.py
-    assert ("error:", None) in keys  # _ in cli.py
-    assert (("{n} game", "{n} games"), None) in keys  # ngettext in cli.py
+    assert ("error:", None) in keys  # _ in cli/common.py
+    assert (("{n} game", "{n} games"), None) in keys  # ngettext in cli/solver.py
     assert any("solver/coach.py" in files for files in keys.values())
 
 
@@ -206,7 +206,7 @@ def test_the_checks_catch_what_they_look_for() -> None:
 def test_every_part_of_the_program_is_required() -> None:
     """No file is let off: the line game, the session, the views and the terminal app included."""
     files = set().union(*extracted().values())
-    for part in ("play.py", "session.py", "views.py", "cli.py", "solver/coach.py"):
+    for part in ("line/play.py", "session.py", "views.py", "cli/common.py", "solver/coach.py"):
         assert part in files, part
     assert any(f.startswith("tui/") for f in files)
     assert set(required_messages()) == set(extracted())

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from test_web_support import DOZZY_ROUNDS
 from yatzy.cli import app
 from yatzy.game import Game
-from yatzy.keeper_line import keep_score
+from yatzy.line.scorekeeper import keep_score
 from yatzy.registry import get_ruleset
 from yatzy.storage import Database, default_url, list_games, load_game
 

@@ -15,7 +15,7 @@ from rich.console import Console
 
 from yatzy.dice import show_dice
 from yatzy.game import Game, Roll, Score
-from yatzy.play import SHORT_HELP, bonus_status, hot_seat
+from yatzy.line.play import SHORT_HELP, bonus_status, hot_seat
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.views import bonus_progress

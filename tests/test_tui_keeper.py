@@ -28,7 +28,7 @@ from yatzy.storage import Database, list_games, load_game, record_game
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.coach import CoachPanel
 from yatzy.tui.end import EndScreen
-from yatzy.tui.keeper import DiceEntry, FixScreen, KeeperScreen
+from yatzy.tui.scorekeeper import DiceEntry, FixScreen, KeeperScreen
 from yatzy.tui.settings import Settings
 from yatzy.tui.setup import NewGameScreen
 from yatzy.tui.widgets import ScoreCard

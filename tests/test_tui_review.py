@@ -306,7 +306,7 @@ def test_review_dozzy_snapshot(snap_compare: Compare) -> None:
 async def test_an_analysis_made_after_the_end_is_kept_with_the_game_in_the_history() -> None:
     """yatzy play records finished games once the screen closes; an analysis made from the
     standings goes with its game, so the history's "lost to the coach" is filled in."""
-    from yatzy.cli import _Finished
+    from yatzy.cli.games import _Finished
     from yatzy.storage import Database, player_stats
 
     game = played()

@@ -51,8 +51,8 @@ from test_web_support import (
     yatzy_serve,
 )
 from yatzy.game import Game
-from yatzy.keeping import rounds as rounds_of
 from yatzy.registry import get_ruleset
+from yatzy.scorekeeping import rounds as rounds_of
 from yatzy.seats import Seat
 from yatzy.storage import Database
 from yatzy.web.protocol import Act

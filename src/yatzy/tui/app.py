@@ -21,8 +21,8 @@ from ..i18n import _, check_language, language
 from ..session import Session
 from ..views import and_list
 from .dialogs import ConfirmScreen
-from .keeper import KeeperScreen
 from .play import PlayScreen
+from .scorekeeper import KeeperScreen
 from .settings import Settings, forget_autosave, load_autosave
 from .setup import NewGameScreen
 

@@ -55,7 +55,7 @@ from ..bots import BOTS, Player, make_bot
 from ..errors import IllegalActionError, InvalidActionError, YatzyError
 from ..game import Game, action_to_dict
 from ..i18n import _, language
-from ..keeping import correction, rounds
+from ..scorekeeping import correction, rounds
 from ..session import Event, Session
 from ..storage import Database, StorageError, record_game
 from ..storage.database import GroupCommit, Target, reading, writing

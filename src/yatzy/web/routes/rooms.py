@@ -12,7 +12,7 @@ from fastapi import APIRouter, Response
 from ...errors import YatzyError
 from ...game import Game
 from ...i18n import _, language
-from ...keeping import rounds
+from ...scorekeeping import rounds
 from ...registry import get_ruleset
 from ...seats import Seat
 from ..connection import reveal_of

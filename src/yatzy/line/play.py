@@ -23,14 +23,14 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .actions import Action, Roll, parse_action
-from .dice import show_dice
-from .errors import IllegalActionError, InvalidActionError, YatzyError
-from .game import Game
-from .i18n import N_, _, language, ngettext, pgettext
-from .names import label
-from .seats import Seat
-from .session import (
+from ..actions import Action, Roll, parse_action
+from ..dice import show_dice
+from ..errors import IllegalActionError, InvalidActionError, YatzyError
+from ..game import Game
+from ..i18n import N_, _, language, ngettext, pgettext
+from ..names import label
+from ..seats import Seat
+from ..session import (
     Event,
     Preparing,
     Rolled,
@@ -43,7 +43,7 @@ from .session import (
     TurnPassed,
     Undone,
 )
-from .views import BonusView, BoxView, GameView, and_list, box_label
+from ..views import BonusView, BoxView, GameView, and_list, box_label
 
 DEFAULT_SAVE = "yatzy-game.json"
 SHORT_HELP = N_("r roll · k 335 keep those dice, roll the rest · s 3 score box 3 · c scorecard · "

@@ -7,7 +7,7 @@ just ``chance``) fills it; ``u`` takes typed dice or the last score back; ``f`` 
 round (its dice and its box; the engine replays the later turns and records the correction);
 ``c`` shows the card, ``h`` the help, ``save FILE`` saves, ``q`` quits.
 
-Built on :class:`~yatzy.play.LineGame`: the same card, narrator, saving and quitting. Nothing here
+Built on :class:`~yatzy.line.play.LineGame`: the same card, narrator, saving and quitting. Nothing here
 applies a rule or adds up a score.
 """
 
@@ -20,12 +20,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .actions import Score, parse_tiles
-from .dice import parse, show_dice
-from .errors import InvalidActionError, YatzyError
-from .game import Game
-from .i18n import N_, _, language
-from .keeping import correction, correction_returns, rounds
+from ..actions import Score, parse_tiles
+from ..dice import parse, show_dice
+from ..errors import InvalidActionError, YatzyError
+from ..game import Game
+from ..i18n import N_, _, language
+from ..rules import tiles_text as tiles_words
+from ..scorekeeping import correction, correction_returns, rounds
+from ..session import Amended, Event, Session
+from ..views import GameView, box_label
 from .play import (
     DEFAULT_SAVE,
     Command,
@@ -38,9 +41,6 @@ from .play import (
     tiles_text,
     winners_text,
 )
-from .rules import tiles_text as tiles_words
-from .session import Amended, Event, Session
-from .views import GameView, box_label
 
 KEEPER_HELP = N_("13356 the dice thrown · s 3 or chance fills a box · u undo · f fix an earlier round · "
                  "c card · save FILE · q quit · h help")

@@ -24,8 +24,8 @@ from ..actions import Action
 from ..dice import parse
 from ..errors import YatzyError
 from ..i18n import _, language
-from ..keeping import Round, correction, correction_returns, rounds
 from ..rules import tiles_text
+from ..scorekeeping import Round, correction, correction_returns, rounds
 from ..session import Amended, Event, Session
 from ..views import GameView, box_label
 from .coach import CoachPanel

@@ -1,0 +1,21 @@
+"""The ``yatzy`` command: rule sheets, scoring, games, the solver, the coach and simulations.
+
+One module per group of commands, each a Typer app merged into this one (``yatzy play``,
+not ``yatzy games play``): :mod:`.sheets` (rules, score, sheet), :mod:`.games` (play, keep),
+:mod:`.solver` (solve, converge, advise, simulate), :mod:`.web` (serve, verify) and
+:mod:`.history`, a group of its own. They share :mod:`.common`: the console, the error line,
+the options named alike and the progress bar.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from . import games, history, sheets, solver, web
+
+app = typer.Typer(
+    help="Play and solve Yatzy: Scandinavian, Forced, Maxi, Osto, Yahtzee, DOZZY and Kids.",
+    no_args_is_help=True, add_completion=False,
+)
+for group in (sheets, games, solver, web, history):
+    app.add_typer(group.app)

@@ -1,0 +1,5 @@
+"""``python -m yatzy.cli``: the ``yatzy`` command."""
+
+from . import app
+
+app()

@@ -1,0 +1,73 @@
+"""What every group of the ``yatzy`` command shares: the console, the one way an error is
+said, the options named alike everywhere (``--lang``, ``--rules``, ``--option``, ``--json``)
+and the progress bar."""
+
+from __future__ import annotations
+
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from ..bots import BOTS
+from ..errors import YatzyError
+from ..i18n import _, language
+from ..names import LANGUAGES
+from ..registry import RULESETS, get_ruleset, parse_options
+from ..rules import Ruleset
+
+console = Console()
+"""Results go to stdout; errors and progress bars to stderr."""
+
+
+def fail(err: Exception | str) -> NoReturn:
+    """Print one line, "error: ...", on stderr (in the command's language) and exit with code 2."""
+    Console(stderr=True, soft_wrap=True, highlight=False).print(
+        Text.assemble((_("error:"), "red"), " ", str(err)))
+    raise typer.Exit(2)
+
+
+def check_lang(ctx: typer.Context, lang: str) -> str:
+    """Check ``--lang`` and speak it for the rest of the command (messages, tables, errors).
+
+    The language is set until the command line's outermost context closes, which it does
+    however the command ends (even on a usage error in a later option), so a test runner or any
+    caller running commands in one process gets no leftover language.
+    """
+    if lang not in LANGUAGES:
+        fail(_("unknown language “{lang}”; choose one of {languages}").format(
+            lang=lang, languages=", ".join(LANGUAGES)))
+    ctx.find_root().with_resource(language(lang))
+    return lang
+
+
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help=f"ruleset: {', '.join(RULESETS)}")]
+OptionOpt = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", metavar="<name=value>",
+    help="house rule as name=value, e.g. joker=free (repeatable; see yatzy rules)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
+LangOpt = Annotated[str, typer.Option(
+    "--lang", "-l", callback=check_lang,
+    help=f"language of what the command prints, errors too: {', '.join(LANGUAGES)} (help stays English)")]
+BOT_LIST = ", ".join(BOTS)
+
+
+def ruleset_from(rules: str, options: list[str] | None) -> Ruleset:
+    """The ruleset ``--rules`` and ``--option`` name; a bad name or option ends the command."""
+    try:
+        return get_ruleset(rules, **parse_options(options or []))
+    except YatzyError as e:
+        fail(e)
+
+
+def progress_bar() -> Progress:
+    """A progress bar on stderr that clears itself; tasks give a description and a unit.
+
+    Only on a terminal: piped or captured, stderr gets nothing (not even Rich's closing newline).
+    """
+    err = Console(stderr=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(),
+                    TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
+                    TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal)

@@ -1,0 +1,276 @@
+"""The solver's commands: ``yatzy solve``, ``converge``, ``advise`` and ``simulate`` (exact
+values, the coach's ranking of a position, and many games played by a bot)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from ..bots import BOTS
+from ..dice import parse
+from ..errors import YatzyError
+from ..i18n import _, ngettext, number, percent
+from ..names import category_name
+from ..rules import Ruleset
+from .common import BOT_LIST, JsonOpt, LangOpt, OptionOpt, RulesOpt, console, fail, progress_bar, ruleset_from
+
+if TYPE_CHECKING:
+    from ..solver.solve import Solution
+
+app = typer.Typer()
+
+PlotOpt = Annotated[Path | None, typer.Option(
+    help="also save a plot here: a .png, .svg or .pdf file in an existing folder")]
+
+
+def _check_plot(plot: Path | None) -> None:
+    """Refuse a plot path that cannot be written before the work starts."""
+    from ..plots import check_plot_path
+
+    if plot is not None:
+        try:
+            check_plot_path(plot)
+        except YatzyError as e:
+            fail(e)
+
+
+def _save_plot(save: Callable[[], None], plot: Path, result: dict[str, object]) -> str | None:
+    """Save a plot after the work and name it in ``result``; the error in words if that still
+    fails (said after the results, which are not lost)."""
+    try:
+        save()
+    except (YatzyError, OSError, ValueError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        return _("could not save the plot to {path}: {why}").format(path=plot, why=why)
+    result["plot"] = str(plot)
+    return None
+
+
+def _games(n: int) -> str:
+    """ "1 game", "30 games", in the current language."""
+    return ngettext("{n} game", "{n} games", n).format(n=n)
+
+
+def _progress_solve(rs: Ruleset, use_cache: bool, bank_cap: int | None = None) -> Solution:
+    """The ruleset solved (or its table loaded from the cache), with a progress bar."""
+    from ..solver.solve import solve
+
+    with progress_bar() as bar:
+        task = bar.add_task(_("solving {rules}").format(rules=rs.name), total=None, unit=_("cards"))
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return solve(rs, use_cache=use_cache, bank_cap=bank_cap, progress=report)
+
+
+@app.command()
+def solve(
+    rules_: RulesOpt = "yatzy",
+    option: OptionOpt = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="solve again, ignore the cache")] = False,
+    bank_cap: Annotated[int | None, typer.Option(
+        help="saved-roll games: most saved rolls the solver tracks (default: osto 16, maxi 4)")] = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
+    """Solve a ruleset exactly (or load its cached table) and print the expected score."""
+    rs = ruleset_from(rules_, option)
+    if bank_cap is not None and bank_cap < 0:
+        fail(_("the bank cap is 0 or more, not {cap}").format(cap=bank_cap))
+    t0 = time.perf_counter()
+    try:
+        sol = _progress_solve(rs, not no_cache, bank_cap)
+    except YatzyError as e:
+        fail(e)
+    seconds = time.perf_counter() - t0
+    out = {"rules": rs.name, "options": {k: v for k, v in rs.options},
+           "expected_score": sol.expected_score, "states": sol.states, "seconds": seconds}
+    if rs.saved_rolls:
+        out["bank_cap"] = sol.spec.bank_cap
+    if as_json:
+        print(json.dumps(out))
+    else:
+        console.print(_("{title}: expected score {score} ({states}, {seconds} s)").format(
+            title=_(rs.title), score=f"[bold]{number(sol.expected_score, 4)}[/]",
+            states=ngettext("{n} state", "{n} states", sol.states).format(n=number(sol.states)),
+            seconds=number(seconds, 2)), soft_wrap=True)
+
+
+@app.command()
+def converge(
+    rules_: RulesOpt = "osto",
+    option: OptionOpt = None,
+    caps: Annotated[str, typer.Option(help="bank caps to solve at, e.g. 0-4,8,16")] = "0-4,8,12,16",
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
+    """Saved-roll games (maxi, osto): how the exact value settles as the bank cap grows."""
+    from ..plots import plot_convergence
+    from ..solver.convergence import CapPoint, parse_caps
+    from ..solver.convergence import converge as run
+
+    rs = ruleset_from(rules_, option)
+    _check_plot(plot)
+    try:
+        cap_list = parse_caps(caps)
+        with progress_bar() as bar:
+            task = bar.add_task(_("solving {rules}").format(rules=rs.name), total=len(cap_list),
+                                unit=_("bank caps"))
+            cards = bar.add_task(_("bank cap {cap}").format(cap=cap_list[0]), total=None, unit=_("cards"))
+
+            def report(done: int, point: CapPoint) -> None:
+                bar.update(task, completed=done)
+                if done < len(cap_list):
+                    bar.reset(cards, description=_("bank cap {cap}").format(cap=cap_list[done]))
+
+            def report_cards(done: int, total: int) -> None:
+                bar.update(cards, completed=done, total=total)
+
+            points = run(rs, cap_list, report, report_cards)
+    except YatzyError as e:
+        fail(e)
+    title = _("{title}: exact value by bank cap").format(title=_(rs.title))
+    result: dict[str, object] = {"rules": rs.name, "options": {k: v for k, v in rs.options},
+                                 "points": [p.to_dict() for p in points]}
+    plot_error = None if plot is None else _save_plot(
+        lambda: plot_convergence(points, str(plot), title), plot, result)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        t = Table(title=title)
+        for col in (_("bank cap"), _("expected score"), _("change"), _("states"), _("seconds")):
+            t.add_column(col, justify="right")
+        prev = None
+        for p in points:
+            change = "" if prev is None else number(p.expected_score - prev, 4, sign=True)
+            t.add_row(str(p.bank_cap), number(p.expected_score, 4), change, number(p.states),
+                      number(p.seconds, 1))
+            prev = p.expected_score
+        console.print(t)
+        if plot is not None and plot_error is None:
+            console.print(_("plot: {path}").format(path=plot))
+    if plot_error is not None:
+        fail(plot_error)
+
+
+@app.command()
+def advise(
+    dice: Annotated[str, typer.Option("--dice", "-d", help="the dice on the table, e.g. 13356")],
+    rules_: RulesOpt = "yatzy",
+    option: OptionOpt = None,
+    rolls_left: Annotated[int, typer.Option(
+        help="rolls still allowed this turn, 0 to 2 (saved rolls apart: see --saved)")] = 2,
+    filled: Annotated[str, typer.Option(
+        help="boxes already filled, comma-separated ids, e.g. ones,chance (ids: yatzy rules)")] = "",
+    upper: Annotated[int, typer.Option(help="points so far in the upper section (ones to sixes)")] = 0,
+    saved: Annotated[int | None, typer.Option(
+        help="maxi, osto: saved rolls still in the bank; they add to the rolls left")] = None,
+    yahtzee_50: Annotated[bool, typer.Option(
+        "--yahtzee-50", help="yahtzee: the filled Yahtzee box holds 50 (not 0)")] = False,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
+    """Rank every option in a position by expected score and regret."""
+    from ..solver.coach import Coach, check_position, filled_from_text
+    from ..solver.solve import check_solvable
+
+    rs = ruleset_from(rules_, option)
+    try:
+        roll = parse(dice, rs.dice)
+        boxes = filled_from_text(filled)
+        check_solvable(rs)
+        check_position(rs, boxes, roll, rolls_left, upper, saved=saved or 0, yahtzee_50=yahtzee_50)
+        coach = Coach(_progress_solve(rs, True))
+        pos = coach.position(boxes, roll, rolls_left, upper, saved=saved, yahtzee_50=yahtzee_50)
+        options = coach.options(pos)
+    except YatzyError as e:
+        fail(e)
+    if as_json:
+        print(json.dumps({"options": [o.to_dict() for o in options]}))
+        return
+    total = rolls_left + (saved or 0)
+    left = ngettext("{n} roll left", "{n} rolls left", total).format(n=total)
+    if saved:
+        left += " " + _("({this_turn} this turn + {saved} saved)").format(this_turn=rolls_left, saved=saved)
+        if pos.rolls_left < rolls_left + saved:
+            left += _(", ranked as {n}: the solver tracks {cap} saved at most").format(
+                n=pos.rolls_left, cap=coach.spec.bank_cap)
+    t = Table(title=_("{title}: dice {dice}, {left}").format(
+                  title=_(rs.title), dice=" ".join(map(str, pos.dice)), left=left),
+              caption=_("expected points to come: from here to the end of the game, this turn included, "
+                        "with best play after the option. regret: what the option gives up against the "
+                        "best one."), caption_justify="left")
+    t.add_column(_("option"))
+    t.add_column(_("points now"), justify="right")
+    t.add_column(_("expected points to come"), justify="right")
+    t.add_column(_("regret"), justify="right")
+    t.add_column(_("odds by end of turn"))
+    for o in options:
+        odds = ", ".join(f"{category_name(c)} {percent(p, 1)}" for c, p in o.odds[:3])
+        now = "" if o.points is None else str(o.points)
+        t.add_row(o.action.describe(), now, number(o.value, 3), number(o.regret, 3), odds)
+    console.print(t)
+
+
+@app.command()
+def simulate(
+    rules_: RulesOpt = "yatzy",
+    option: OptionOpt = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="how many games to play")] = 1000,
+    bot: Annotated[str, typer.Option(help=f"who plays: {BOT_LIST}")] = "optimal",
+    seed: Annotated[int, typer.Option(
+        help="seed of the dice: the same seed plays the same games")] = 0,
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
+    """Play many solo games with a bot; print mean, spread and percentiles."""
+    from ..bots import simulate_bot
+    from ..plots import plot_histogram
+    from ..solver.simulate import simulate_optimal
+
+    rs = ruleset_from(rules_, option)
+    bot = bot.strip().lower()
+    if bot not in BOTS:
+        fail(_("unknown bot “{bot}”; choose one of {bots}").format(bot=bot, bots=BOT_LIST))
+    if games < 1:
+        fail(_("play at least 1 game, not {games}").format(games=games))
+    _check_plot(plot)
+    t0 = time.perf_counter()
+    try:
+        if bot == "optimal" and not rs.uses_board:
+            summary = simulate_optimal(_progress_solve(rs, True), games, seed)
+        else:
+            from ..bots import make_bot
+
+            make_bot(bot, rs)  # fail fast on a bot this ruleset cannot have
+            with progress_bar() as bar:
+                task = bar.add_task(_("{bot} bot playing").format(bot=bot), total=games, unit=_("games"))
+                summary = simulate_bot(rs.name, dict(rs.options), bot, games, seed,
+                                       progress=lambda done, _: bar.update(task, completed=done))
+    except YatzyError as e:
+        fail(e)
+    result = {"rules": rs.name, "bot": bot, "seed": seed, **summary.to_dict(),
+              "seconds": time.perf_counter() - t0}
+    title = _("{title}: {bot} bot, {games}").format(title=_(rs.title), bot=bot, games=_games(games))
+    plot_error = None if plot is None else _save_plot(
+        lambda: plot_histogram(summary, str(plot), title), plot, result)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        console.print(_("{title}, {bot} bot, {games}: mean {mean} ± {error} (sd {sd})").format(
+            title=_(rs.title), bot=bot, games=_games(games), mean=f"[bold]{number(summary.mean, 2)}[/]",
+            error=number(summary.std_error, 2), sd=number(summary.std, 1)), soft_wrap=True)
+        console.print("  ".join(f"{k} {number(v)}" for k, v in summary.percentiles().items()))
+        if plot is not None and plot_error is None:
+            console.print(_("histogram: {path}").format(path=plot))
+    if plot_error is not None:
+        fail(plot_error)

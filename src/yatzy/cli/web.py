@@ -1,0 +1,61 @@
+"""The web server's commands: ``yatzy serve`` runs it (:mod:`yatzy.web`), ``yatzy verify``
+checks a finished web game's dice against its revealed seed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..actions import Roll
+from ..errors import YatzyError
+from ..i18n import _
+from .common import LangOpt, console, fail
+
+app = typer.Typer()
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        "--db", help="database URL (default: SQLite in your data folder; postgresql://... works)")] = None,
+    pubsub: Annotated[str | None, typer.Option(
+        "--pubsub", help="pub/sub URL for several server processes (default: in process)")] = None,
+    lang: LangOpt = "en",
+) -> None:
+    """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md)."""
+    from ..web.app import create_app, run_server
+
+    try:
+        web_app = create_app(db, pubsub)
+    except YatzyError as e:
+        fail(e)
+    run_server(web_app, host, port)
+
+
+@app.command("verify")
+def verify_dice(
+    file: Annotated[Path, typer.Argument(help="the JSON of /api/rooms/CODE/verify or of a reveal message")],
+    lang: LangOpt = "en",
+) -> None:
+    """Check a finished web game's dice against the seed it revealed.
+
+    The seed must match the commitment the room showed at the start; every roll must follow from it."""
+    from ..web.fairness import verify
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        reason = getattr(e, "strerror", None) or e
+        fail(_("could not read {path}: {reason}").format(path=file, reason=reason))
+    try:
+        game = verify(data)
+    except YatzyError as e:
+        fail(e)
+    rolls = sum(1 for a in game.log if isinstance(a, Roll))
+    console.print(_("fair: the seed matches the commitment {commitment}, and all {n} rolls follow from it")
+                  .format(commitment=data["commitment"], n=rolls))
