@@ -12,8 +12,8 @@ from fastapi import APIRouter, Response
 from ...errors import YatzyError
 from ...game import Game
 from ...i18n import _, language
-from ...scorekeeping import rounds
 from ...registry import get_ruleset
+from ...scorekeeping import rounds
 from ...seats import Seat
 from ..connection import reveal_of
 from ..deps import BaseUrl, LangDep, RoomDep, RoomsDep, http_error
