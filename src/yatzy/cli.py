@@ -22,7 +22,7 @@ from .bots import BOTS
 from .dice import parse
 from .errors import YatzyError
 from .game import Game
-from .i18n import _, language, ngettext, number, percent, pgettext
+from .i18n import _, check_language, language, ngettext, number, percent, pgettext
 from .names import LANGUAGES, category_name
 from .registry import RULESETS, get_ruleset, parse_options
 from .rules import Ruleset
@@ -51,9 +51,10 @@ def _check_lang(ctx: typer.Context, lang: str) -> str:
     however the command ends (even on a usage error in a later option), so a test runner or any
     caller running commands in one process gets no leftover language.
     """
-    if lang not in LANGUAGES:
-        _fail(_("unknown language “{lang}”; choose one of {languages}").format(
-            lang=lang, languages=", ".join(LANGUAGES)))
+    try:
+        check_language(lang)
+    except YatzyError as e:
+        _fail(e)
     ctx.find_root().with_resource(language(lang))
     return lang
 

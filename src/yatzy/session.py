@@ -27,7 +27,7 @@ from .bots import BOTS, Player, make_bot, needs_table
 from .dice import show_dice
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .game import Action, Game, Outcome, Restore, Roll, Score
-from .i18n import _, language, ngettext
+from .i18n import _, check_language, language, ngettext
 from .names import category_name
 from .solver.solve import solve
 from .views import (
@@ -36,7 +36,6 @@ from .views import (
     StandingView,
     and_list,
     box_label,
-    check_lang,
     game_view,
     last_move,
     outcome_view,
@@ -282,7 +281,7 @@ class Session:
             seat that is not a bot's.
         """
         self.game = game
-        self.lang = check_lang(lang)
+        self.lang = check_language(lang)
         self.bot_seed = bot_seed
         self._bots: dict[int, Player] = {}
         with language(self.lang):
