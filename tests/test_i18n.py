@@ -36,8 +36,9 @@ from yatzy.cli import app
 from yatzy.game import Game
 from yatzy.i18n import LANGUAGES, LOCALE_DIR, _, current_language, language, number, percent, pgettext
 from yatzy.names import category_name
-from yatzy.play import DEFAULT_SAVE, hot_seat
+from yatzy.play import hot_seat
 from yatzy.registry import ALIASES, OPTIONS, RULESETS, get_ruleset, parse_options
+from yatzy.session import DEFAULT_SAVE
 
 runner = CliRunner()
 SRC = Path(yatzy.__file__).parent

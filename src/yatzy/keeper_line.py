@@ -27,7 +27,6 @@ from .game import Game
 from .i18n import N_, _, language
 from .keeping import correction, correction_returns, rounds
 from .play import (
-    DEFAULT_SAVE,
     Command,
     LineGame,
     parse_line,
@@ -39,7 +38,7 @@ from .play import (
     winners_text,
 )
 from .rules import tiles_text as tiles_words
-from .session import Amended, Event, Session
+from .session import DEFAULT_SAVE, Amended, Event, Session
 from .views import GameView, box_label
 
 KEEPER_HELP = N_("13356 the dice thrown · s 3 or chance fills a box · u undo · f fix an earlier round · "

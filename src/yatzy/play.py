@@ -31,6 +31,7 @@ from .i18n import N_, _, language, ngettext, pgettext
 from .names import label
 from .seats import Seat
 from .session import (
+    DEFAULT_SAVE,
     Event,
     Preparing,
     Rolled,
@@ -45,7 +46,6 @@ from .session import (
 )
 from .views import BonusView, BoxView, GameView, and_list, box_label
 
-DEFAULT_SAVE = "yatzy-game.json"
 SHORT_HELP = N_("r roll · k 335 keep those dice, roll the rest · s 3 score box 3 · c scorecard · "
                 "u undo · save FILE · q quit · h help")
 BOT_PACE = 0.3

@@ -42,8 +42,12 @@ from .views import (
     plain,
 )
 
-__all__ = ["Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError", "Scored", "Session",
-           "TilesMoved", "TilesRestored", "TurnPassed", "Undone", "Amended"]
+__all__ = ["DEFAULT_SAVE", "Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError", "Scored",
+           "Session", "TilesMoved", "TilesRestored", "TurnPassed", "Undone", "Amended"]
+
+
+DEFAULT_SAVE = "yatzy-game.json"
+"""The file a game is saved to when the player names none (every front end's default)."""
 
 
 class SaveError(YatzyError):

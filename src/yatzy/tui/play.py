@@ -28,7 +28,18 @@ from ..bots import needs_table
 from ..errors import YatzyError
 from ..game import Action, Game, Roll, Score
 from ..i18n import _, language, number
-from ..session import Event, Preparing, Rolled, SaveError, Scored, Session, TilesRestored, TurnPassed, Undone
+from ..session import (
+    DEFAULT_SAVE,
+    Event,
+    Preparing,
+    Rolled,
+    SaveError,
+    Scored,
+    Session,
+    TilesRestored,
+    TurnPassed,
+    Undone,
+)
 from ..solver.coach import Option
 from ..views import GameView, ScoreOption, box_label
 from .coach import CoachPanel, build, cost_of
@@ -43,7 +54,6 @@ WARN_STEPS = (1.0, 3.0, 5.0, 10.0)
 PACES = (0.15, 0.3, 0.6, 1.0, 1.6, 2.5)
 """Seconds between two bot moves, fastest first."""
 DEFAULT_PACE = 3
-DEFAULT_SAVE = "yatzy-game.json"
 
 
 def held_positions(kept: tuple[int, ...], dice: tuple[int, ...]) -> set[int]:
