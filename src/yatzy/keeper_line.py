@@ -26,6 +26,7 @@ from .errors import InvalidActionError, YatzyError
 from .game import Game
 from .i18n import N_, _, language
 from .keeping import correction, correction_returns, rounds
+from .names import box_label
 from .play import (
     Command,
     LineGame,
@@ -39,7 +40,7 @@ from .play import (
 )
 from .rules import tiles_text as tiles_words
 from .session import DEFAULT_SAVE, Amended, Event, Session
-from .views import GameView, box_label
+from .views import GameView
 
 KEEPER_HELP = N_("13356 the dice thrown · s 3 or chance fills a box · u undo · f fix an earlier round · "
                  "c card · save FILE · q quit · h help")

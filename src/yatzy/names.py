@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .i18n import LANGUAGES, N_, _, check_language, language
 
-__all__ = ["LABELS", "LANGUAGES", "NAMES", "category_name", "check_language", "label", "saved_rolls_note"]
+__all__ = ["LABELS", "LANGUAGES", "NAMES", "box_label", "category_name", "check_language", "label",
+           "saved_rolls_note"]
 
 _UPPER = (N_("Ones"), N_("Twos"), N_("Threes"), N_("Fours"), N_("Fives"), N_("Sixes"))
 
@@ -47,6 +48,12 @@ def category_name(category_id: str, lang: str | None = None) -> str:
     if category_id[1:].isdigit() and int(category_id[1:]) >= 7:
         return _(PAIR_SUMS).format(n=int(category_id[1:]))
     return _(NAMES[category_id])
+
+
+def box_label(number: int, name: str) -> str:
+    """A box as a player names it: "3 Threes", "13 One Pair"; DOZZY's "7 (pair sums)" keeps
+    its number once."""
+    return name if name.startswith(f"{number} ") else f"{number} {name}"
 
 
 def saved_rolls_note(bank_cap: int | None) -> str:

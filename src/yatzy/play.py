@@ -28,7 +28,7 @@ from .dice import show_dice
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .game import Game
 from .i18n import N_, _, language, ngettext, pgettext
-from .names import label
+from .names import box_label, label
 from .seats import Seat
 from .session import (
     DEFAULT_SAVE,
@@ -44,7 +44,7 @@ from .session import (
     TurnPassed,
     Undone,
 )
-from .views import BonusView, BoxView, GameView, and_list, box_label
+from .views import BonusView, BoxView, GameView, and_list
 
 SHORT_HELP = N_("r roll · k 335 keep those dice, roll the rest · s 3 score box 3 · c scorecard · "
                 "u undo · save FILE · q quit · h help")

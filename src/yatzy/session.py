@@ -26,16 +26,15 @@ from .actions import parse_action
 from .bots import BOTS, Player, make_bot, needs_table
 from .dice import show_dice
 from .errors import IllegalActionError, InvalidActionError, YatzyError
-from .game import Action, Game, Outcome, Restore, Roll, Score
+from .game import Action, Game, Outcome, Restore, Roll
 from .i18n import _, check_language, language, ngettext
-from .names import category_name
+from .names import box_label, category_name
 from .solver.solve import solve
 from .views import (
     GameView,
     OutcomeView,
     StandingView,
     and_list,
-    box_label,
     game_view,
     last_move,
     outcome_view,
@@ -407,10 +406,9 @@ class Session:
         """A person's move, as an action or in the action notation (``k 335``, ``s chance``).
 
         :raises IllegalActionError: the game is over, it is a bot's turn, ``seat`` is not the
-            seat whose turn it is, or the rules forbid the move now (a refused score names
-            the boxes by number and the tile choices in the action notation).
-        :raises InvalidActionError: the text is not an action, or a roll names its own dice.
-        Nothing changes when it raises.
+            seat whose turn it is, or the rules forbid the move now (the engine's words).
+        :raises InvalidActionError: the text is not an action, a roll names its own dice, or
+            a scorekeeper game's roll has none. Nothing changes when it raises.
         """
         with language(self.lang):
             g = self.game
@@ -429,53 +427,8 @@ class Session:
             if isinstance(action, Roll) and action.result is not None and g.dice_from == "server":
                 raise InvalidActionError(
                     _("a person's roll names the dice to keep; the game throws the rest"))
-            if isinstance(action, Roll) and action.result is None and g.dice_from == "players":
-                raise InvalidActionError(
-                    _("in a scorekeeper game type the dice you threw, e.g. 1 3 3 5 6"))
-            if isinstance(action, Score):
-                self._check_score(action)
             opening = self.start()
             return opening + self._play(action)
-
-    def _box(self, category: str) -> str:
-        """A box as a player names it: its fixed number and its name ("6 Sixes")."""
-        return box_label(self.game.ruleset.category_ids.index(category) + 1, category_name(category))
-
-    def _check_score(self, action: Score) -> None:
-        """Refuse, in a player's words, a score the engine would refuse tersely: boxes by
-        their fixed number and name, tile choices as actions to type."""
-        g = self.game
-        if g.state.dice is None:
-            return  # the engine says: roll first
-        rs = g.ruleset
-        box = rs.category(action.category).id
-        options = g.score_options()
-        if box not in options:
-            if box in g.player.card:
-                raise IllegalActionError(_("box {box} is filled already; choose an open box from the list")
-                                         .format(box=self._box(box)))
-            allowed = ", ".join(self._box(c) for c in options)
-            if rs.order is not None:
-                raise IllegalActionError(_("this game fills the boxes in order: the next one is {box}")
-                                         .format(box=allowed))
-            raise IllegalActionError(
-                _("box {box} cannot take these dice now (joker rule); you may score: {boxes}")
-                .format(box=self._box(box), boxes=allowed))
-        if not rs.uses_board:
-            return
-        choices = g.tile_moves(box)[1]
-        ways = _(" or ").join(str(Score(box, tuple(sorted(c)) if len(choices) > 1 else None))
-                              for c in choices)
-        if action.returns is None and len(choices) > 1:
-            raise IllegalActionError(_("choose which tiles come back: {ways}").format(ways=ways))
-        if action.returns is not None and frozenset(action.returns) not in choices:
-            if choices == [frozenset()]:
-                raise IllegalActionError(
-                    _("no tiles come back with this score: write {ways}").format(ways=ways))
-            raise IllegalActionError(
-                ngettext("tile {tiles} cannot come back with this score; choose {ways}",
-                         "tiles {tiles} cannot come back with this score; choose {ways}", len(action.returns))
-                .format(tiles=" ".join(map(str, action.returns)), ways=ways))
 
     def undo(self) -> list[Event]:
         """Take back a person's last move (a score or a tile return) before the next roll.

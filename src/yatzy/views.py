@@ -25,7 +25,7 @@ from .names import category_name, label
 from .rules import ALL_TILES, Bonus, Card, Ruleset
 
 __all__ = ["BoardView", "BonusView", "BoxView", "GameView", "MoveView", "OutcomeView", "PlayerView",
-           "ScoreOption", "StandingView", "and_list", "bonus_progress", "box_label", "check_lang",
+           "ScoreOption", "StandingView", "and_list", "bonus_progress", "check_lang",
            "game_view", "last_move", "outcome_view", "plain"]
 
 
@@ -48,12 +48,6 @@ def plain(value: Any) -> Any:
 check_lang = check_language
 """Kept importable for ``web/features.py`` until its split re-points it to
 :func:`yatzy.i18n.check_language` (the one check)."""
-
-
-def box_label(number: int, name: str) -> str:
-    """A box as a player names it: "3 Threes", "13 One Pair"; DOZZY's "7 (pair sums)" keeps
-    its number once."""
-    return name if name.startswith(f"{number} ") else f"{number} {name}"
 
 
 def and_list(items: Sequence[str]) -> str:

@@ -25,9 +25,10 @@ from ..dice import parse
 from ..errors import YatzyError
 from ..i18n import _, language
 from ..keeping import Round, correction, correction_returns, rounds
+from ..names import box_label
 from ..rules import tiles_text
 from ..session import Amended, Event, Session
-from ..views import GameView, box_label
+from ..views import GameView
 from .coach import CoachPanel
 from .dialogs import HelpScreen
 from .play import PlayScreen

@@ -28,6 +28,7 @@ from ..bots import needs_table
 from ..errors import YatzyError
 from ..game import Action, Game, Roll, Score
 from ..i18n import _, language, number
+from ..names import box_label
 from ..session import (
     DEFAULT_SAVE,
     Event,
@@ -41,7 +42,7 @@ from ..session import (
     Undone,
 )
 from ..solver.coach import Option
-from ..views import GameView, ScoreOption, box_label
+from ..views import GameView, ScoreOption
 from .coach import CoachPanel, build, cost_of
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
 from .end import EndScreen

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..i18n import _, ngettext
+from ..names import box_label
 from ..session import Event, GameOver, Rolled, RollOff, Scored, TilesMoved, TilesRestored, TurnPassed, Undone
-from ..views import BonusView, GameView, and_list, box_label
+from ..views import BonusView, GameView, and_list
 
 
 def dice_text(dice: Sequence[int]) -> str:
