@@ -5,6 +5,7 @@ end asks :meth:`Session.waiting_for` whose input it needs, sends a person's move
 :meth:`Session.act`, lets bots play at its own pace with :meth:`Session.step` or
 :meth:`Session.advance`, and draws :meth:`Session.view`. Everything that happens comes back
 as events (and goes to subscribers), so a front end shows moves without diffing states.
+Events are data, without words: :mod:`yatzy.narration` tells them.
 
 The engine alone changes the game; the session only decides who may move and reports.
 No event carries the dice seed or the RNG state.
@@ -24,25 +25,23 @@ from typing import Any, ClassVar, Literal
 
 from .actions import parse_action
 from .bots import BOTS, Player, make_bot, needs_table
-from .dice import show_dice
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .game import Action, Game, Outcome, Restore, Roll
-from .i18n import _, check_language, language, ngettext
-from .names import box_label, category_name
+from .i18n import _, check_language, language
 from .solver.solve import solve
 from .views import (
     GameView,
     OutcomeView,
     StandingView,
-    and_list,
     game_view,
     last_move,
     outcome_view,
     plain,
 )
 
-__all__ = ["DEFAULT_SAVE", "Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError", "Scored",
-           "Session", "TilesMoved", "TilesRestored", "TurnPassed", "Undone", "Amended"]
+__all__ = ["DEFAULT_SAVE", "EVENTS", "Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError",
+           "Scored", "Session", "TilesMoved", "TilesRestored", "TurnPassed", "Undone", "Amended",
+           "event_from_dict"]
 
 
 DEFAULT_SAVE = "yatzy-game.json"
@@ -76,15 +75,6 @@ class Event:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
-    def describe(self) -> str:
-        """A move in words, in the current language, for a log under the player's name:
-        "keeps 3 3 and rolls again: 3 3 4 5 6". Empty for events that are not moves."""
-        return ""
-
-
-def _tiles_out(tiles: tuple[int, ...]) -> str:
-    return _("tiles out: {tiles}").format(tiles=show_dice(tiles))
-
 
 @dataclass(frozen=True)
 class RollOff(Event):
@@ -111,14 +101,6 @@ class Rolled(Event):
     roll: int
     """Which roll of the turn this was: 1 for the first."""
 
-    def describe(self) -> str:
-        dice = show_dice(self.dice)
-        if self.roll == 1:
-            return _("rolls {dice}").format(dice=dice)
-        if not self.kept:
-            return _("rolls all the dice again: {dice}").format(dice=dice)
-        return _("keeps {kept} and rolls again: {dice}").format(kept=show_dice(self.kept), dice=dice)
-
 
 @dataclass(frozen=True)
 class Scored(Event):
@@ -134,20 +116,6 @@ class Scored(Event):
     bank: int
     """The player's saved rolls after this score (Maxi, Osto)."""
 
-    def describe(self) -> str:
-        """ "scores 9 in 3 Threes", with a Yahtzee bonus and saved rolls when there are some."""
-        if self.yahtzee_bonus:
-            text = ngettext("scores {points} in {box} and a Yahtzee bonus of {bonus}",
-                            "scores {points} in {box} and a Yahtzee bonus of {bonus}", self.points)
-        else:
-            text = ngettext("scores {points} in {box}", "scores {points} in {box}", self.points)
-        text = text.format(points=self.points, box=box_label(self.number, category_name(self.box)),
-                           bonus=self.yahtzee_bonus)
-        if not self.bank:
-            return text
-        saved = _("saved rolls: {n}").format(n=self.bank)
-        return f"{text}; {saved}"
-
 
 @dataclass(frozen=True)
 class TilesMoved(Event):
@@ -160,18 +128,6 @@ class TilesMoved(Event):
     board_out: tuple[int, ...]
     """Every tile out of play now."""
 
-    def describe(self) -> str:
-        """ "tile 3 goes out, tile 9 comes back; tiles out: 3 4 5"."""
-        moved = []
-        if self.tiles_out:
-            moved.append(ngettext("tile {tiles} goes out", "tiles {tiles} go out", len(self.tiles_out))
-                         .format(tiles=show_dice(self.tiles_out)))
-        if self.tiles_back:
-            moved.append(ngettext("tile {tiles} comes back", "tiles {tiles} come back", len(self.tiles_back))
-                         .format(tiles=show_dice(self.tiles_back)))
-        board = _tiles_out(self.board_out)
-        return f"{', '.join(moved)}; {board}" if moved else board
-
 
 @dataclass(frozen=True)
 class TilesRestored(Event):
@@ -181,10 +137,6 @@ class TilesRestored(Event):
     player: int
     tiles: tuple[int, ...]
     board_out: tuple[int, ...]
-
-    def describe(self) -> str:
-        return ngettext("brings tile {tiles} back; {out}", "brings tiles {tiles} back; {out}",
-                        len(self.tiles)).format(tiles=show_dice(self.tiles), out=_tiles_out(self.board_out))
 
 
 @dataclass(frozen=True)
@@ -224,10 +176,6 @@ class Amended(Event):
     totals: tuple[int, ...]
     """Every player's total after the correction."""
 
-    def describe(self) -> str:
-        return _("corrected round {round}: {old} became {new}").format(
-            round=self.round, old=" · ".join(self.old), new=" · ".join(self.new))
-
 
 @dataclass(frozen=True)
 class GameOver(Event):
@@ -239,7 +187,8 @@ class GameOver(Event):
 
 @dataclass(frozen=True)
 class Preparing:
-    """What :meth:`Session.prepare` is doing, for a front end's progress bar."""
+    """What :meth:`Session.prepare` is doing, for a front end's progress bar (in words:
+    :func:`yatzy.narration.preparing_text`)."""
 
     stage: Literal["loading", "building", "ready"]
     """loading: looking for a stored table; building: solving it (``done`` of ``total``)."""
@@ -249,19 +198,26 @@ class Preparing:
     done: int = 0
     total: int | None = None
 
-    def __str__(self) -> str:
-        """What is being done, in the current language: "loading the Kids table for the optimal bot"."""
-        n, names = len(self.levels), dict(rules=self.ruleset.capitalize(), bots=and_list(self.levels))
-        if self.stage == "loading":
-            text = ngettext("loading the {rules} table for the {bots} bot",
-                            "loading the {rules} table for the {bots} bots", n)
-        elif self.stage == "building":
-            text = ngettext("building the {rules} table for the {bots} bot",
-                            "building the {rules} table for the {bots} bots", n)
-        else:
-            text = ngettext("the {rules} table for the {bots} bot is ready",
-                            "the {rules} table for the {bots} bots is ready", n)
-        return text.format(**names)
+
+EVENTS: dict[str, type[Event]] = {cls.kind: cls for cls in (
+    RollOff, Rolled, Scored, TilesMoved, TilesRestored, TurnPassed, Undone, Amended, GameOver)}
+"""Every kind of event by its ``kind``."""
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """The event :meth:`Event.to_dict` wrote (a web server's copy): the same event back.
+
+    :raises KeyError: an unknown kind or a field missing; :raises TypeError: a field too many.
+    """
+    cls = EVENTS[data["kind"]]
+
+    def value(v: Any) -> Any:
+        return tuple(map(value, v)) if isinstance(v, list) else v
+
+    fields_ = {k: value(v) for k, v in data.items() if k != "kind"}
+    if cls is GameOver:
+        fields_["standings"] = tuple(StandingView(**s) for s in data["standings"])
+    return cls(**fields_)
 
 
 Subscriber = Callable[[Event], None]
