@@ -109,3 +109,9 @@ def _locale(lang: str) -> Locale:
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
     """Mark a string for the catalog without translating it now."""
     return message
+
+
+def NC_(context: str, message: str) -> tuple[str, str]:  # noqa: N802 - as N_, with a context
+    """Mark a string in a context for the catalog without translating it now (translate it
+    with ``pgettext(*marked)``): for an English word that reads otherwise elsewhere."""
+    return context, message
