@@ -96,14 +96,14 @@ def test_bad_input_changes_nothing() -> None:
     g.roll()
     g.score("ones")
     g.roll()
-    with pytest.raises(IllegalActionError, match="already filled"):
+    with pytest.raises(IllegalActionError, match="is filled already"):
         g.score("chance")
 
 
 def test_forced_order_message() -> None:
     g = Game("pakko", ["a"], seed=1)
     g.roll()
-    with pytest.raises(IllegalActionError, match="next box is Ones"):
+    with pytest.raises(IllegalActionError, match="the next one is 1 Ones"):
         g.score("chance")
     up = Game(get_ruleset("tvungen", order="up"), ["a"], seed=1)
     up.roll()

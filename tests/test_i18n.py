@@ -2,7 +2,8 @@
 
 The catalogs must hold every marked string of ``src/yatzy`` (extracted here as
 ``scripts/translations`` extracts them), each translation with exactly its message's
-``{placeholders}``, and each compiled ``.mo`` must be the one its ``.po`` compiles to. The
+``{placeholders}``, each compiled ``.mo`` must be the one its ``.po`` compiles to, and the web
+page's words (``static/i18n/<lang>.json``) must be the ones the catalogs export. The
 command line must then speak the language it is given: rule sheets with no English word
 left, score tables with the language's box names, errors in the language.
 
@@ -35,9 +36,11 @@ from yatzy.bots import BOTS
 from yatzy.cli import app
 from yatzy.game import Game
 from yatzy.i18n import LANGUAGES, LOCALE_DIR, _, current_language, language, number, percent, pgettext
-from yatzy.line.play import DEFAULT_SAVE, hot_seat
+from yatzy.line.play import hot_seat
 from yatzy.names import category_name
 from yatzy.registry import ALIASES, OPTIONS, RULESETS, get_ruleset, parse_options
+from yatzy.session import DEFAULT_SAVE
+from yatzy.web.page_text import FOLDER, PAGE_TEXT, page_json, page_words
 
 runner = CliRunner()
 SRC = Path(yatzy.__file__).parent
@@ -45,9 +48,9 @@ TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
 WIDE = {"COLUMNS": "250"}
 """Wide enough that Rich never folds a word of a sheet."""
 
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NC_": ((1, "c"), 2), "ngettext": (1, 2)}
 """What ``scripts/translations`` extracts: pybabel's default keywords (``_``, ``gettext``,
-``ngettext``, ``pgettext`` ...) plus ``-k N_ -k ngettext:1,2``."""
+``ngettext``, ``pgettext`` ...) plus ``-k N_ -k NC_:1c,2 -k ngettext:1,2``."""
 
 Key = tuple[str | tuple[str, str], str | None]
 """A message as extracted: its id (a (singular, plural) pair for ngettext) and its context."""
@@ -137,6 +140,7 @@ def test_the_extraction_finds_the_strings() -> None:
     assert ("Full House", None) in keys  # N_ in rulesets/parts.py
     assert ("error:", None) in keys  # _ in cli/common.py
     assert (("{n} game", "{n} games"), None) in keys  # ngettext in cli/solver.py
+    assert ("Box", "page") in keys and ("Seat {n}", None) in keys  # NC_ and N_ in web/page_text.py
     assert any("solver/coach.py" in files for files in keys.values())
 
 
@@ -147,8 +151,8 @@ def marked_in_code() -> dict[str, str]:
     for path in sorted(SRC.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
-                literal = node.args[-1] if node.func.id == "pgettext" else node.args[0]
-                if node.func.id in ("_", "N_", "pgettext") and isinstance(literal, ast.Constant) \
+                literal = node.args[-1] if node.func.id in ("pgettext", "NC_") else node.args[0]
+                if node.func.id in ("_", "N_", "NC_", "pgettext") and isinstance(literal, ast.Constant) \
                         and isinstance(literal.value, str):
                     found.setdefault(literal.value, f"{path.relative_to(SRC)}:{node.lineno}")
     return found
@@ -179,6 +183,30 @@ def test_translations_keep_their_placeholders(lang: str) -> None:
 def test_compiled_catalogs_are_fresh(lang: str) -> None:
     mo = po_path(lang).with_suffix(".mo")
     assert mo.read_bytes() == compiled(load_po(lang)), f"{mo} is stale: run bash scripts/translations"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pages_words_are_exported_from_the_catalogs(lang: str) -> None:
+    """The page's file is the catalogs' export: one catalog for the page and the program."""
+    path = FOLDER / f"{lang}.json"
+    assert path.read_text(encoding="utf-8") == page_json(lang), f"{path} is stale: run scripts/translations"
+
+
+def test_every_key_the_page_looks_up_is_declared() -> None:
+    """The keys the page's scripts and ``index.html`` name (``t("seat_n", ...)``,
+    ``data-i18n="lobby"``) are all in page_text, so the page finds each of its words."""
+    static = FOLDER.parent
+    code = "".join(p.read_text(encoding="utf-8") for p in [*static.rglob("*.js"), static / "index.html"])
+    named = set(re.findall(r"""\bt\(["'](\w+)["']""", code))
+    named |= set(re.findall(r'data-i18n(?:-label)?="(\w+)"', code))
+    assert len(named) > 100 and not named - set(PAGE_TEXT), sorted(named - set(PAGE_TEXT))
+
+
+def test_a_page_word_that_reads_otherwise_elsewhere_has_its_own_context() -> None:
+    """The page's "Box" (a scorecard's row) is not the program's (a sheet's column head)."""
+    assert PAGE_TEXT["box"] == ("page", "Box") and PAGE_TEXT["seat_n"] == "Seat {n}"
+    with language("fi"):
+        assert page_words("fi")["box"] == pgettext("page", "Box") != _("Box")
 
 
 def test_the_checks_catch_what_they_look_for() -> None:

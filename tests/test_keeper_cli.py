@@ -60,8 +60,8 @@ def test_a_whole_game_from_piped_input_without_escape_codes(tmp_path: Path,
     assert "\x1b" not in r.stdout + r.stderr
     assert "Anna, round 1: dice thrown (or a box name, u undo, f fix, c card, q quit)" in r.stdout
     assert "yatzy is played with 5 dice; you typed 4" in r.stdout
-    assert "Corrected: Anna, round 1: 1 1 1 1 1 → 1 Ones 5" in r.stdout
-    assert "Winner:" in r.stdout or "A tie:" in r.stdout
+    assert "Corrected: Anna, round 1: 1 1 1 1 1 → 1 Ones 5." in r.stdout
+    assert " wins with " in r.stdout or "A tie:" in r.stdout
     assert "kept in your history as game 1" in r.stdout
     with Database(default_url()) as db:
         [summary] = list_games(db)
@@ -76,7 +76,7 @@ def test_the_line_scorekeeper_names_the_winner_and_adds_up_as_the_engine() -> No
     assert game.is_over
     totals = game.totals()
     winner = "Anna" if totals[0] > totals[1] else "Ben"
-    assert f"Winner: {winner} with {max(totals)}" in out
+    assert f"{winner} wins with {max(totals)}!" in out
 
 
 def test_boxes_by_name_undo_and_mistakes() -> None:
@@ -95,7 +95,7 @@ def test_maxi_saved_rolls_are_shown_apart() -> None:
     game = Game("maxi", ["Anna"], dice_from="players")
     out = keep(game, ["111222", "s 1", "123456", "123466", "123666", "126666"])
     assert game.rolls_split() == (0, 1) and game.state.dice == (1, 2, 6, 6, 6, 6)
-    assert "rolls left: 0 + 2 saved" in out and "rolls left: 0 + 1 saved" in out
+    assert "0 rolls left + 2 saved rolls" in out and "0 rolls left + 1 saved roll" in out
 
 
 def test_keep_refuses_bots_and_a_starter_not_at_the_table() -> None:

@@ -268,11 +268,11 @@ def test_a_bot_turn_shows_each_roll_and_the_score_then_the_card() -> None:
     out = play(game, ["r", "s 15", ""])
     bot_part = out.split("Greedy bot · round 1 of 15")[1]
     rolls = [a for a in game.log[2:] if isinstance(a, Roll)]
-    assert bot_part.count("  rolls ") + bot_part.count("  keeps ") == len(rolls) >= 1
+    assert bot_part.count("  Greedy bot rolls ") + bot_part.count("  Greedy bot keeps ") == len(rolls) >= 1
     for r in rolls[1:]:
-        assert f"keeps {show_dice(r.keep)}" in bot_part or not r.keep
+        assert f"keeps {show_dice(r.keep)} and rolls again" in bot_part or not r.keep
     (cat, pts), = game.state.players[1].card.items()
-    assert re.search(rf"scores {pts} in \d+ ", bot_part)
+    assert re.search(rf"  Greedy bot scores {pts} in \d+ .*; total {pts}\.", bot_part)
     assert "round 2 of 15" in bot_part  # the card after the bot's move
 
 
@@ -280,11 +280,11 @@ def test_dozzy_bot_turns_say_which_tiles_moved() -> None:
     game = Game("dozzy", [DOZZY], seed=7)
     out = play(game, [])
     assert game.is_over
-    scored = [line for line in out.splitlines() if line.startswith("  scores ")]
-    assert len(scored) == 21 and all("tiles out: " in line for line in scored)
+    scored = [line for line in out.splitlines() if line.startswith("  Dozzy bot scores ")]
+    assert len(scored) == 21 and all("tiles out: " in line.lower() for line in scored)
     assert any(" goes out" in line or " go out" in line for line in scored)
     assert any(" back" in line for line in scored)
-    assert "Winner: Dozzy bot with" in out
+    assert "Dozzy bot wins with" in out
 
 
 # ---- 8. solver bots: the table is built in sight ------------------------------------------------
@@ -295,7 +295,7 @@ def test_a_solver_bot_table_is_built_with_a_line_saying_so(
     first = play(Game("kids", [Seat.bot("optimal")], seed=1), [])
     assert "building the Kids table for the optimal bot, once; later games load it" in first
     again = play(Game("kids", [Seat.bot("optimal")], seed=1), [])
-    assert "building" not in again and "Winner" in again
+    assert "building" not in again and "Optimal bot wins with" in again
     assert capsys.readouterr().out == ""  # everything went to the console given
 
 
@@ -304,9 +304,9 @@ def test_a_solver_bot_table_is_built_with_a_line_saying_so(
 def test_saved_rolls_are_shown_apart_from_the_turns_rolls() -> None:
     game = Game("maxi", ["Me"], seed=1)
     out = play(game, ["r", "s 20", "r"])
-    assert "rolls left: 2 + 0 saved" in out
-    assert "saved rolls: 2" in out
-    assert "rolls left: 3 + 2 saved" in out and "rolls left: 2 + 2 saved" in out
+    assert "2 rolls left" in out and "+ 0 saved" not in out
+    assert "; saved rolls: 2." in out
+    assert "3 rolls left + 2 saved rolls" in out and "2 rolls left + 2 saved rolls" in out
 
 
 # ---- 10. plain messages -----------------------------------------------------------------------------
@@ -334,7 +334,7 @@ def test_a_dozzy_tile_choice_is_listed_plainly() -> None:
     out = play(game, ["s 3", "s 3 7", "s 3 9"])
     assert "choose which tiles come back: s n3 4 5 or s n3 9" in out
     assert "tile 7 cannot come back with this score; choose s n3 4 5 or s n3 9" in out
-    assert "Ann scores 9 in 3 Threes; tile 3 goes out, tile 9 comes back; tiles out: 3 4 5" in out
+    assert "Ann scores 9 in 3 Threes; total 36. Tile 3 goes out, tile 9 comes back; tiles out: 3 4 5." in out
     assert game.player.card["n3"] == 9
 
 
@@ -347,8 +347,8 @@ def test_dozzy_tiles_can_be_brought_back_before_the_first_roll() -> None:
     out = play(game, ["r 1", "b 3 4", "b 6", "u", "b 13", "b 5"])
     assert "tiles out: 3 4 5 6: you may bring 1 tile back first, e.g. b 6" in out
     assert "bring back exactly 1 tile" in out
-    assert "Ann brings tile 6 back; tiles out: 3 4 5" in out
-    assert "Tiles back out, as before; tiles out: 3 4 5 6" in out
+    assert "Ann brings tile 6 back; tiles out: 3 4 5." in out
+    assert "Ann's tiles go back out." in out and "tiles out: 3 4 5 6: you may bring" in out
     assert "tiles are numbered 1 to 12, not “13”" in out
     assert game.state.out == frozenset({3, 4, 6})
 
@@ -390,7 +390,7 @@ def test_a_person_plays_a_whole_game_against_a_bot(rules: str) -> None:
         return " ".join(["s", box, *map(str, sorted(choices[0]))])
 
     out = play(game, [next_line] * 400)
-    assert game.is_over and "Winner" in out and "final score" in out
+    assert game.is_over and " wins with " in out and "final score" in out
 
 
 # ---- 12. seats, the roll-off, a loaded game -----------------------------------------------------
@@ -399,7 +399,7 @@ def test_kinds_seat_people_and_bots_anew() -> None:
     game = Game("kids", ["Ann", "Bo"], seed=3)
     out = play(game, ["r", "s 1", ""], kinds=["human", "greedy"])
     assert game.seats[1] == Seat("Bo", "bot", "greedy") and not game.seats[0].is_bot
-    assert "\nBo · round 1 of 6\n  rolls " in out and len(game.state.players[1].card) == 1
+    assert "\nBo · round 1 of 6\n  Bo rolls " in out and len(game.state.players[1].card) == 1
 
 
 def test_the_roll_off_is_shown_before_the_first_turn() -> None:

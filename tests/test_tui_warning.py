@@ -7,13 +7,13 @@ import pytest
 from test_tui_support import fill, pilot_test, play_screen, until
 from yatzy.actions import Roll, Score
 from yatzy.game import Game
+from yatzy.names import box_label
 from yatzy.solver.coach import Coach
 from yatzy.solver.solve import solve
 from yatzy.tui import coach as panel
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.dialogs import ConfirmScreen
 from yatzy.tui.settings import Settings
-from yatzy.views import box_label
 
 SIZE = (120, 40)
 

@@ -12,11 +12,11 @@ from yatzy.errors import InvalidActionError
 from yatzy.game import Game
 from yatzy.i18n import _ as translate
 from yatzy.i18n import language
-from yatzy.names import LANGUAGES
+from yatzy.names import LANGUAGES, box_label
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.session import Event, Session
-from yatzy.views import BonusView, GameView, and_list, bonus_progress, box_label, game_view
+from yatzy.views import BonusView, GameView, and_list, bonus_progress, game_view
 
 RULESETS = ("yatzy", "forced", "maxi", "osto", "kids", "yahtzee", "dozzy")
 SEEDS = {name: 7_359_184_620_517_394_286 - 1_000_003 * i for i, name in enumerate(RULESETS)}

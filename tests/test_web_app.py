@@ -206,6 +206,29 @@ def test_hot_seat_spectators_and_languages(client: TestClient) -> None:
         assert any(m["type"] == "events" for m in s.seen)
 
 
+def test_every_event_comes_with_its_words_in_the_connections_language(client: TestClient) -> None:
+    room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}], hot_seat=True)
+    code, table = room["code"], room["table_token"]
+    spectator = client.post(f"/api/rooms/{code}/spectate").json()["token"]
+    with Player(client, code, table, lang="fi") as t, Player(client, code, spectator, lang="en") as s:
+        t.until("state"), s.until("state")
+        t.answer(t.act("r"))
+        fi, en = t.until("events")["events"], s.until("events")["events"]
+        rolled_fi, rolled_en = (next(e for e in events if e["kind"] == "rolled") for events in (fi, en))
+        assert rolled_en["text"].startswith("Ann ") and rolled_fi["text"].startswith("Ann ")
+        assert rolled_fi["text"] != rolled_en["text"]  # the same event, each in its own language
+        dice = " ".join(map(str, rolled_en["dice"]))
+        assert dice in rolled_en["text"] and dice in rolled_fi["text"]
+        assert {k: v for k, v in rolled_fi.items() if k != "text"} == {k: v for k, v in rolled_en.items()
+                                                                         if k != "text"}
+    # a page that changes its language asks for the events again: they come in the new language
+    with Player(client, code, spectator, lang="sv", last_version=0) as again:
+        again_events = again.until("events")["events"]
+        rolled_sv = next(e for e in again_events if e["kind"] == "rolled")
+        assert rolled_sv["text"] not in (rolled_en["text"], rolled_fi["text"])
+        assert rolled_sv["text"].startswith("Ann ")
+
+
 def test_a_finished_room_nobody_watches_is_let_go_and_read_back_when_asked(client: TestClient) -> None:
     rooms = client.app.state.rooms  # type: ignore[attr-defined]
     rooms.keep_finished = 0.2

@@ -10,6 +10,8 @@ import pytest
 from pydantic import ValidationError
 
 from yatzy.game import Game
+from yatzy.narration import event_words
+from yatzy.session import Session
 from yatzy.views import game_view
 from yatzy.web.protocol import (
     CLIENT_MESSAGES,
@@ -65,6 +67,20 @@ def test_the_schemas_name_every_message_and_the_version() -> None:
     assert {"rolled", "scored", "turn_passed", "game_over", "roll_off"} <= kinds
     assert set(ERROR_CODES) == set(
         s["server-messages.json"]["$defs"]["Error"]["properties"]["code"]["enum"])
+
+
+def test_every_event_may_carry_its_words_and_a_client_of_today_needs_none() -> None:
+    """``text`` is in every event's schema but required by none, and an event with its words
+    (as the server sends it: ``narration.event_words``) has only fields its schema names."""
+    variants = {v["title"]: v for v in schemas()["events.json"]["oneOf"]}
+    assert all("text" in v["properties"] and "text" not in v["required"] for v in variants.values())
+    session = Session(Game("yatzy", ["Ann", "Bo"], seed=3, roll_off=True))
+    events = session.start() + session.act("r") + session.act("s chance")
+    for e in events:
+        sent = {**e.to_dict(), "text": event_words(e.to_dict(), session.view(0, "fi"), "fi")}
+        schema = variants[e.kind]
+        assert set(schema["required"]) <= set(sent) <= set(schema["properties"]), e.kind
+        assert sent["text"] and sent["text"] != event_words(e.to_dict(), session.view(0), "en")
 
 
 def _server_messages() -> list[object]:

@@ -21,9 +21,9 @@ from .actions import Action, Restore, Roll, Score
 from .dice import Dice, is_submultiset, normalize, show_dice, sub_multisets
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .i18n import _, ngettext
-from .names import category_name
+from .names import box_label, category_name
 from .registry import get_ruleset
-from .rules import Ruleset, box_names, check_returns, check_tiles
+from .rules import Ruleset, check_tiles
 from .seats import Seat
 
 __all__ = ["DICE_FROM", "Action", "Amendment", "Game", "GameState", "Outcome", "PlayerState", "Restore",
@@ -391,19 +391,20 @@ class Game:
         p = self.player
         if cat not in options:
             if cat in p.card:
-                why = _("{box} is already filled").format(box=category_name(cat))
-            elif rs.order is not None:
-                why = _("this game fills boxes in order; the next box is {box}").format(
-                    box=category_name(next(iter(options))))
-            else:
-                why = _("{box} may not take these dice now (joker rule)").format(box=category_name(cat))
+                raise IllegalActionError(_("box {box} is filled already; choose an open box from the list")
+                                         .format(box=self._box(cat)))
+            allowed = ", ".join(self._box(c) for c in options)
+            if rs.order is not None:
+                raise IllegalActionError(_("this game fills the boxes in order: the next one is {box}")
+                                         .format(box=allowed))
             raise IllegalActionError(
-                _("{why}; you may score: {boxes}").format(why=why, boxes=box_names(options)))
+                _("box {box} cannot take these dice now (joker rule); you may score: {boxes}")
+                .format(box=self._box(cat), boxes=allowed))
         out_tiles, returns = rs.tile_moves(cat, st.dice, st.out)
         if not rs.uses_board and action.returns:
             raise InvalidActionError(
                 _("{rules} has no tile board; leave out the tile returns").format(rules=rs.name))
-        back = check_returns(returns, action.returns) if rs.uses_board else frozenset()
+        back = self._returns(cat, returns, action.returns) if rs.uses_board else frozenset()
         extra = rs.extra_points(p.card, st.dice)
         # every check passed: commit
         p.card[cat] = options[cat]
@@ -415,6 +416,30 @@ class Game:
         st.dice = None
         st.rolls_used = 0
         st.current = (st.current + 1) % len(st.players)
+
+    def _box(self, category: str) -> str:
+        """A box as a player names it: its fixed number and its name ("6 Sixes")."""
+        return box_label(self.ruleset.category_ids.index(category) + 1, category_name(category))
+
+    def _returns(self, category: str, choices: list[frozenset[int]],
+                 returns: Iterable[object] | None) -> frozenset[int]:
+        """DOZZY: the tiles that come back with a score, among the rules' ``choices``; a refusal
+        writes the allowed ones as the scores to type (``s n3 4 5 or s n3 9``)."""
+        ways = _(" or ").join(str(Score(category, tuple(sorted(c)) if len(choices) > 1 else None))
+                              for c in choices)
+        if returns is None:
+            if len(choices) > 1:
+                raise IllegalActionError(_("choose which tiles come back: {ways}").format(ways=ways))
+            return choices[0]
+        chosen = check_tiles(returns)
+        if chosen in choices:
+            return chosen
+        if choices == [frozenset()]:
+            raise IllegalActionError(_("no tiles come back with this score: write {ways}").format(ways=ways))
+        raise IllegalActionError(
+            ngettext("tile {tiles} cannot come back with this score; choose {ways}",
+                     "tiles {tiles} cannot come back with this score; choose {ways}", len(chosen))
+            .format(tiles=" ".join(map(str, sorted(chosen))), ways=ways))
 
     def _apply_restore(self, action: Restore) -> None:
         n = self.may_restore()

@@ -31,12 +31,13 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 _current: ContextVar[str] = ContextVar("yatzy_language", default="en")
 
 
-def check_language(lang: str) -> str:
-    """``lang`` if it is one of the six, else InvalidActionError naming them."""
-    if lang not in LANGUAGES:
-        raise InvalidActionError(
-            f"unknown language “{lang}”; choose one of {', '.join(LANGUAGES)}"
-        )
+def check_language(lang: object) -> str:
+    """``lang`` if it is one of the six languages; InvalidActionError naming them if not
+    (in the current language). The one check of a language a person gives: the command
+    line's ``--lang``, the terminal app, a session, a view, a web request."""
+    if not isinstance(lang, str) or lang not in LANGUAGES:
+        raise InvalidActionError(_("unknown language “{lang}”; choose one of {languages}").format(
+            lang=lang, languages=", ".join(LANGUAGES)))
     return lang
 
 
@@ -108,3 +109,9 @@ def _locale(lang: str) -> Locale:
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
     """Mark a string for the catalog without translating it now."""
     return message
+
+
+def NC_(context: str, message: str) -> tuple[str, str]:  # noqa: N802 - as N_, with a context
+    """Mark a string in a context for the catalog without translating it now (translate it
+    with ``pgettext(*marked)``): for an English word that reads otherwise elsewhere."""
+    return context, message

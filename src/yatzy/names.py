@@ -12,7 +12,8 @@ from collections.abc import Mapping
 
 from .i18n import LANGUAGES, N_, _, check_language, language
 
-__all__ = ["LABELS", "LANGUAGES", "category_name", "check_language", "label", "name_boxes"]
+__all__ = ["LABELS", "LANGUAGES", "category_name", "check_language", "box_label", "label",
+           "name_boxes"]
 
 _BOX_NAMES: dict[str, tuple[str, int | None]] = {}
 """Each registered box id's English name and the number its ``{n}`` stands for (DOZZY's
@@ -41,6 +42,12 @@ def category_name(category_id: str, lang: str | None = None) -> str:
         return category_id
     name, n = _BOX_NAMES[category_id]
     return _(name) if n is None else _(name).format(n=n)
+
+
+def box_label(number: int, name: str) -> str:
+    """A box as a player names it: "3 Threes", "13 One Pair"; DOZZY's "7 (pair sums)" keeps
+    its number once."""
+    return name if name.startswith(f"{number} ") else f"{number} {name}"
 
 
 def label(key: str, lang: str | None = None) -> str:

@@ -14,9 +14,8 @@ from functools import cached_property
 from typing import Literal
 
 from .dice import Counts, Dice, counts
-from .errors import IllegalActionError, InvalidActionError
+from .errors import InvalidActionError
 from .i18n import _, ngettext
-from .names import category_name
 
 Card = Mapping[str, int]
 """A player's filled boxes: category id -> points."""
@@ -197,35 +196,9 @@ def check_tiles(tiles: Iterable[object]) -> frozenset[int]:
     return frozenset(vals)  # type: ignore[arg-type]
 
 
-def check_returns(options: list[frozenset[int]], returns: Iterable[object] | None) -> frozenset[int]:
-    """Pick the player's tile return among the allowed ones, or explain what is allowed."""
-    if returns is None:
-        if len(options) == 1:
-            return options[0]
-        raise IllegalActionError(
-            _("choose which tiles come back: {choices}").format(choices=_or(options))
-        )
-    chosen = check_tiles(returns)
-    if chosen not in options:
-        raise IllegalActionError(
-            _("{tiles} cannot come back; choose {choices}").format(tiles=tiles_text(chosen),
-                                                                   choices=_or(options))
-        )
-    return chosen
-
-
 def tiles_text(tiles: frozenset[int]) -> str:
     """A set of tiles in words: "tile 9", "tiles 4 and 5", "no tile"."""
     ts = sorted(tiles)
     if not ts:
         return _("no tile")
     return ngettext("tile {tiles}", "tiles {tiles}", len(ts)).format(tiles=" ".join(map(str, ts)))
-
-
-def _or(options: list[frozenset[int]]) -> str:
-    return _(" or ").join(tiles_text(o) for o in options)
-
-
-def box_names(ids: Iterable[str]) -> str:
-    """Box names in the current language, as a list a player reads."""
-    return ", ".join(category_name(c) for c in ids)

@@ -5,6 +5,7 @@ end asks :meth:`Session.waiting_for` whose input it needs, sends a person's move
 :meth:`Session.act`, lets bots play at its own pace with :meth:`Session.step` or
 :meth:`Session.advance`, and draws :meth:`Session.view`. Everything that happens comes back
 as events (and goes to subscribers), so a front end shows moves without diffing states.
+Events are data, without words: :mod:`yatzy.narration` tells them.
 
 The engine alone changes the game; the session only decides who may move and reports.
 No event carries the dice seed or the RNG state.
@@ -24,27 +25,27 @@ from typing import Any, ClassVar, Literal
 
 from .actions import parse_action
 from .bots import BOTS, Player, make_bot, needs_table
-from .dice import show_dice
 from .errors import IllegalActionError, InvalidActionError, YatzyError
-from .game import Action, Game, Outcome, Restore, Roll, Score
-from .i18n import _, language, ngettext
-from .names import category_name
+from .game import Action, Game, Outcome, Restore, Roll
+from .i18n import _, check_language, language
 from .solver.solve import solve
 from .views import (
     GameView,
     OutcomeView,
     StandingView,
-    and_list,
-    box_label,
-    check_lang,
     game_view,
     last_move,
     outcome_view,
     plain,
 )
 
-__all__ = ["Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError", "Scored", "Session",
-           "TilesMoved", "TilesRestored", "TurnPassed", "Undone", "Amended"]
+__all__ = ["DEFAULT_SAVE", "EVENTS", "Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError",
+           "Scored", "Session", "TilesMoved", "TilesRestored", "TurnPassed", "Undone", "Amended",
+           "event_from_dict"]
+
+
+DEFAULT_SAVE = "yatzy-game.json"
+"""The file a game is saved to when the player names none (every front end's default)."""
 
 
 class SaveError(YatzyError):
@@ -74,15 +75,6 @@ class Event:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
-    def describe(self) -> str:
-        """A move in words, in the current language, for a log under the player's name:
-        "keeps 3 3 and rolls again: 3 3 4 5 6". Empty for events that are not moves."""
-        return ""
-
-
-def _tiles_out(tiles: tuple[int, ...]) -> str:
-    return _("tiles out: {tiles}").format(tiles=show_dice(tiles))
-
 
 @dataclass(frozen=True)
 class RollOff(Event):
@@ -109,14 +101,6 @@ class Rolled(Event):
     roll: int
     """Which roll of the turn this was: 1 for the first."""
 
-    def describe(self) -> str:
-        dice = show_dice(self.dice)
-        if self.roll == 1:
-            return _("rolls {dice}").format(dice=dice)
-        if not self.kept:
-            return _("rolls all the dice again: {dice}").format(dice=dice)
-        return _("keeps {kept} and rolls again: {dice}").format(kept=show_dice(self.kept), dice=dice)
-
 
 @dataclass(frozen=True)
 class Scored(Event):
@@ -132,20 +116,6 @@ class Scored(Event):
     bank: int
     """The player's saved rolls after this score (Maxi, Osto)."""
 
-    def describe(self) -> str:
-        """ "scores 9 in 3 Threes", with a Yahtzee bonus and saved rolls when there are some."""
-        if self.yahtzee_bonus:
-            text = ngettext("scores {points} in {box} and a Yahtzee bonus of {bonus}",
-                            "scores {points} in {box} and a Yahtzee bonus of {bonus}", self.points)
-        else:
-            text = ngettext("scores {points} in {box}", "scores {points} in {box}", self.points)
-        text = text.format(points=self.points, box=box_label(self.number, category_name(self.box)),
-                           bonus=self.yahtzee_bonus)
-        if not self.bank:
-            return text
-        saved = _("saved rolls: {n}").format(n=self.bank)
-        return f"{text}; {saved}"
-
 
 @dataclass(frozen=True)
 class TilesMoved(Event):
@@ -158,18 +128,6 @@ class TilesMoved(Event):
     board_out: tuple[int, ...]
     """Every tile out of play now."""
 
-    def describe(self) -> str:
-        """ "tile 3 goes out, tile 9 comes back; tiles out: 3 4 5"."""
-        moved = []
-        if self.tiles_out:
-            moved.append(ngettext("tile {tiles} goes out", "tiles {tiles} go out", len(self.tiles_out))
-                         .format(tiles=show_dice(self.tiles_out)))
-        if self.tiles_back:
-            moved.append(ngettext("tile {tiles} comes back", "tiles {tiles} come back", len(self.tiles_back))
-                         .format(tiles=show_dice(self.tiles_back)))
-        board = _tiles_out(self.board_out)
-        return f"{', '.join(moved)}; {board}" if moved else board
-
 
 @dataclass(frozen=True)
 class TilesRestored(Event):
@@ -179,10 +137,6 @@ class TilesRestored(Event):
     player: int
     tiles: tuple[int, ...]
     board_out: tuple[int, ...]
-
-    def describe(self) -> str:
-        return ngettext("brings tile {tiles} back; {out}", "brings tiles {tiles} back; {out}",
-                        len(self.tiles)).format(tiles=show_dice(self.tiles), out=_tiles_out(self.board_out))
 
 
 @dataclass(frozen=True)
@@ -222,10 +176,6 @@ class Amended(Event):
     totals: tuple[int, ...]
     """Every player's total after the correction."""
 
-    def describe(self) -> str:
-        return _("corrected round {round}: {old} became {new}").format(
-            round=self.round, old=" · ".join(self.old), new=" · ".join(self.new))
-
 
 @dataclass(frozen=True)
 class GameOver(Event):
@@ -237,7 +187,8 @@ class GameOver(Event):
 
 @dataclass(frozen=True)
 class Preparing:
-    """What :meth:`Session.prepare` is doing, for a front end's progress bar."""
+    """What :meth:`Session.prepare` is doing, for a front end's progress bar (in words:
+    :func:`yatzy.narration.preparing_text`)."""
 
     stage: Literal["loading", "building", "ready"]
     """loading: looking for a stored table; building: solving it (``done`` of ``total``)."""
@@ -247,19 +198,26 @@ class Preparing:
     done: int = 0
     total: int | None = None
 
-    def __str__(self) -> str:
-        """What is being done, in the current language: "loading the Kids table for the optimal bot"."""
-        n, names = len(self.levels), dict(rules=self.ruleset.capitalize(), bots=and_list(self.levels))
-        if self.stage == "loading":
-            text = ngettext("loading the {rules} table for the {bots} bot",
-                            "loading the {rules} table for the {bots} bots", n)
-        elif self.stage == "building":
-            text = ngettext("building the {rules} table for the {bots} bot",
-                            "building the {rules} table for the {bots} bots", n)
-        else:
-            text = ngettext("the {rules} table for the {bots} bot is ready",
-                            "the {rules} table for the {bots} bots is ready", n)
-        return text.format(**names)
+
+EVENTS: dict[str, type[Event]] = {cls.kind: cls for cls in (
+    RollOff, Rolled, Scored, TilesMoved, TilesRestored, TurnPassed, Undone, Amended, GameOver)}
+"""Every kind of event by its ``kind``."""
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """The event :meth:`Event.to_dict` wrote (a web server's copy): the same event back.
+
+    :raises KeyError: an unknown kind or a field missing; :raises TypeError: a field too many.
+    """
+    cls = EVENTS[data["kind"]]
+
+    def value(v: Any) -> Any:
+        return tuple(map(value, v)) if isinstance(v, list) else v
+
+    fields_ = {k: value(v) for k, v in data.items() if k != "kind"}
+    if cls is GameOver:
+        fields_["standings"] = tuple(StandingView(**s) for s in data["standings"])
+    return cls(**fields_)
 
 
 Subscriber = Callable[[Event], None]
@@ -282,7 +240,7 @@ class Session:
             seat that is not a bot's.
         """
         self.game = game
-        self.lang = check_lang(lang)
+        self.lang = check_language(lang)
         self.bot_seed = bot_seed
         self._bots: dict[int, Player] = {}
         with language(self.lang):
@@ -404,10 +362,9 @@ class Session:
         """A person's move, as an action or in the action notation (``k 335``, ``s chance``).
 
         :raises IllegalActionError: the game is over, it is a bot's turn, ``seat`` is not the
-            seat whose turn it is, or the rules forbid the move now (a refused score names
-            the boxes by number and the tile choices in the action notation).
-        :raises InvalidActionError: the text is not an action, or a roll names its own dice.
-        Nothing changes when it raises.
+            seat whose turn it is, or the rules forbid the move now (the engine's words).
+        :raises InvalidActionError: the text is not an action, a roll names its own dice, or
+            a scorekeeper game's roll has none. Nothing changes when it raises.
         """
         with language(self.lang):
             g = self.game
@@ -426,53 +383,8 @@ class Session:
             if isinstance(action, Roll) and action.result is not None and g.dice_from == "server":
                 raise InvalidActionError(
                     _("a person's roll names the dice to keep; the game throws the rest"))
-            if isinstance(action, Roll) and action.result is None and g.dice_from == "players":
-                raise InvalidActionError(
-                    _("in a scorekeeper game type the dice you threw, e.g. 1 3 3 5 6"))
-            if isinstance(action, Score):
-                self._check_score(action)
             opening = self.start()
             return opening + self._play(action)
-
-    def _box(self, category: str) -> str:
-        """A box as a player names it: its fixed number and its name ("6 Sixes")."""
-        return box_label(self.game.ruleset.category_ids.index(category) + 1, category_name(category))
-
-    def _check_score(self, action: Score) -> None:
-        """Refuse, in a player's words, a score the engine would refuse tersely: boxes by
-        their fixed number and name, tile choices as actions to type."""
-        g = self.game
-        if g.state.dice is None:
-            return  # the engine says: roll first
-        rs = g.ruleset
-        box = rs.category(action.category).id
-        options = g.score_options()
-        if box not in options:
-            if box in g.player.card:
-                raise IllegalActionError(_("box {box} is filled already; choose an open box from the list")
-                                         .format(box=self._box(box)))
-            allowed = ", ".join(self._box(c) for c in options)
-            if rs.order is not None:
-                raise IllegalActionError(_("this game fills the boxes in order: the next one is {box}")
-                                         .format(box=allowed))
-            raise IllegalActionError(
-                _("box {box} cannot take these dice now (joker rule); you may score: {boxes}")
-                .format(box=self._box(box), boxes=allowed))
-        if not rs.uses_board:
-            return
-        choices = g.tile_moves(box)[1]
-        ways = _(" or ").join(str(Score(box, tuple(sorted(c)) if len(choices) > 1 else None))
-                              for c in choices)
-        if action.returns is None and len(choices) > 1:
-            raise IllegalActionError(_("choose which tiles come back: {ways}").format(ways=ways))
-        if action.returns is not None and frozenset(action.returns) not in choices:
-            if choices == [frozenset()]:
-                raise IllegalActionError(
-                    _("no tiles come back with this score: write {ways}").format(ways=ways))
-            raise IllegalActionError(
-                ngettext("tile {tiles} cannot come back with this score; choose {ways}",
-                         "tiles {tiles} cannot come back with this score; choose {ways}", len(action.returns))
-                .format(tiles=" ".join(map(str, action.returns)), ways=ways))
 
     def undo(self) -> list[Event]:
         """Take back a person's last move (a score or a tile return) before the next roll.

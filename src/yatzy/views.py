@@ -20,12 +20,12 @@ from typing import Any
 from .bots import level_name
 from .errors import InvalidActionError
 from .game import Game, Outcome, Roll, Score
-from .i18n import _, language
-from .names import LANGUAGES, category_name, label
+from .i18n import _, check_language, language
+from .names import category_name, label
 from .rules import ALL_TILES, Bonus, Card, Ruleset
 
 __all__ = ["BoardView", "BonusView", "BoxView", "GameView", "MoveView", "OutcomeView", "PlayerView",
-           "ScoreOption", "StandingView", "and_list", "bonus_progress", "box_label", "check_lang",
+           "ScoreOption", "StandingView", "and_list", "bonus_progress",
            "game_view", "last_move", "outcome_view", "plain"]
 
 
@@ -45,18 +45,6 @@ def plain(value: Any) -> Any:
     return value
 
 
-def check_lang(lang: object) -> str:
-    """``lang`` if it is one of the six languages; InvalidActionError naming them if not."""
-    if not isinstance(lang, str) or lang not in LANGUAGES:
-        raise InvalidActionError(_("unknown language “{lang}”; choose one of {languages}").format(
-            lang=lang, languages=", ".join(LANGUAGES)))
-    return lang
-
-
-def box_label(number: int, name: str) -> str:
-    """A box as a player names it: "3 Threes", "13 One Pair"; DOZZY's "7 (pair sums)" keeps
-    its number once."""
-    return name if name.startswith(f"{number} ") else f"{number} {name}"
 
 
 def and_list(items: Sequence[str]) -> str:
@@ -317,7 +305,7 @@ def game_view(game: Game, viewer: int | None = None, lang: str = "en", seq: int 
     :raises InvalidActionError: the viewer is not a seat of this game, or the language is
         not one of the six.
     """
-    lang = check_lang(lang)
+    lang = check_language(lang)
     with language(lang):
         return _game_view(game, viewer, lang, seq)
 

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ..bots import BOTS
 from ..errors import YatzyError
-from ..i18n import _, language
+from ..i18n import _, check_language, language
 from ..names import LANGUAGES
 from ..registry import RULESETS, get_ruleset, parse_options
 from ..rules import Ruleset
@@ -36,9 +36,10 @@ def check_lang(ctx: typer.Context, lang: str) -> str:
     however the command ends (even on a usage error in a later option), so a test runner or any
     caller running commands in one process gets no leftover language.
     """
-    if lang not in LANGUAGES:
-        fail(_("unknown language “{lang}”; choose one of {languages}").format(
-            lang=lang, languages=", ".join(LANGUAGES)))
+    try:
+        check_language(lang)
+    except YatzyError as e:
+        fail(e)
     ctx.find_root().with_resource(language(lang))
     return lang
 

@@ -28,9 +28,11 @@ from ..dice import show_dice
 from ..errors import IllegalActionError, InvalidActionError, YatzyError
 from ..game import Game
 from ..i18n import N_, _, language, ngettext, pgettext
-from ..names import label
+from ..names import box_label, label
+from ..narration import event_text, preparing_text, rolls_text, round_text, tiles_text, winners_text
 from ..seats import Seat
 from ..session import (
+    DEFAULT_SAVE,
     Event,
     Preparing,
     Rolled,
@@ -43,9 +45,8 @@ from ..session import (
     TurnPassed,
     Undone,
 )
-from ..views import BonusView, BoxView, GameView, and_list, box_label
+from ..views import BonusView, BoxView, GameView
 
-DEFAULT_SAVE = "yatzy-game.json"
 SHORT_HELP = N_("r roll · k 335 keep those dice, roll the rest · s 3 score box 3 · c scorecard · "
                 "u undo · save FILE · q quit · h help")
 BOT_PACE = 0.3
@@ -106,25 +107,6 @@ def name_of(view: GameView, seat: int) -> str:
 
 def box_text(b: BoxView) -> str:
     return escape(box_label(b.number, b.name))
-
-
-def tiles_text(tiles: Sequence[int]) -> str:
-    return _("tiles out: {tiles}").format(tiles=show_dice(tiles))
-
-
-def round_text(view: GameView) -> str:
-    if view.over:
-        return _("final score")
-    return _("round {n} of {rounds}").format(n=view.round, rounds=view.rounds)
-
-
-def rolls_text(view: GameView) -> str:
-    """ "2 rolls left"; with saved rolls the two kinds apart: "rolls left: 1 + 2 saved"."""
-    if view.has_saved_rolls and (view.rolls_left or view.saved_rolls):
-        return _("rolls left: {n} + {saved} saved").format(n=view.rolls_left, saved=view.saved_rolls)
-    if not view.rolls_left:
-        return _("no rolls left")
-    return ngettext("{n} roll left", "{n} rolls left", view.rolls_left).format(n=view.rolls_left)
 
 
 def bonus_status(bonus: BonusView) -> str:
@@ -219,14 +201,6 @@ def standings_text(view: GameView) -> str:
     return _("Standings ({round}): {ranking}").format(round=round_text(view), ranking=ranking)
 
 
-def winners_text(view: GameView) -> str:
-    assert view.outcome is not None
-    names, best = [name_of(view, i) for i in view.outcome.winners], view.outcome.standings[0].total
-    if len(names) == 1:
-        return _("Winner: {name} with {total}").format(name=names[0], total=best)
-    return _("A tie: {names} share the win with {total}").format(names=and_list(names), total=best)
-
-
 def help_table(view: GameView) -> Table:
     rows = [("r", _("roll (the first roll of a turn throws all the dice)")),
             ("k 335", _("keep those dice and roll the others")),
@@ -242,19 +216,6 @@ def help_table(view: GameView) -> Table:
     for command, text in rows:
         grid.add_row(command, escape(text))
     return grid
-
-
-def undone_text(e: Undone, view: GameView) -> str:
-    if e.number is None:
-        return _("Tiles back out, as before; {tiles}").format(
-            tiles=tiles_text(view.board.tiles_out if view.board else ()))
-    return _("The score in {box} is taken back: {name}, choose again.").format(
-        box=box_text(view.players[e.player].boxes[e.number - 1]), name=name_of(view, e.player))
-
-
-def roll_off_text(e: RollOff, view: GameView) -> str:
-    rolls = "; ".join(", ".join(f"{name_of(view, p)} {die}" for p, die in r) for r in e.rounds)
-    return _("Roll-off: {rolls}. {name} starts.").format(rolls=rolls, name=name_of(view, e.first))
 
 
 # ---- the loop ---------------------------------------------------------------------------------
@@ -282,34 +243,35 @@ class Narrator:
         if self.scored is not None and not isinstance(e, TilesMoved):
             self.score(self.scored, None, view)
         if isinstance(e, RollOff):
-            self.say(roll_off_text(e, view))
+            self.say(escape(event_text(e, view)))
         elif isinstance(e, TilesRestored) or isinstance(e, Rolled) and e.player in self.bots:
-            self.move(e.player, e.describe(), view)  # a person sees their own dice at the prompt
+            self.move(e.player, event_text(e, view), view)  # a person sees their own dice at the prompt
         elif isinstance(e, Scored):
             self.scored = e
         elif isinstance(e, TilesMoved) and self.scored is not None:
             self.score(self.scored, e, view)
         elif isinstance(e, Undone):
             self.heading = None
-            self.say(undone_text(e, view))
+            self.say(escape(event_text(e, view)))
         elif isinstance(e, TurnPassed):
             self.heading = None
             if e.player not in self.bots or self.only_bots:
                 self.con.print("", scorecard(view))
 
     def move(self, player: int, text: str, view: GameView) -> None:
-        """A move: indented under its heading for a bot, after the name for a person."""
+        """A move: indented under its heading for a bot, as it is for a person."""
         if player not in self.bots:
-            return self.say(f"{name_of(view, player)} {escape(text)}")
+            return self.say(escape(text))
         if self.heading != player:
             self.say(f"\n[bold cyan]{name_of(view, player)}[/] · {round_text(view)}")
             self.heading = player
         self.say(f"  {escape(text)}")
 
     def score(self, e: Scored, tiles: TilesMoved | None, view: GameView) -> None:
-        """ "scores 9 in 3 Threes; tile 3 goes out, tile 9 comes back; tiles out: 3 4 5"."""
+        """ "Ann scores 9 in 3 Threes; total 9. Tile 3 goes out, tile 9 comes back; tiles out: 3 4 5."."""
         self.scored = None
-        self.move(e.player, f"{e.describe()}; {tiles.describe()}" if tiles else e.describe(), view)
+        text = event_text(e, view)
+        self.move(e.player, f"{text} {event_text(tiles, view)}" if tiles else text, view)
 
 
 class LineGame:
@@ -356,7 +318,7 @@ class LineGame:
             view = self.session.view()
             if view.over:
                 self.con.print("", scorecard(view))
-                self.say(f"[bold green]{winners_text(view)}[/]")
+                self.say(f"[bold green]{escape(winners_text(view))}[/]")
                 return False
             if self.roll_for == view.current and view.dice is None and not view.may_restore:
                 self.say(turn_head(view))
@@ -458,9 +420,10 @@ def prepare(session: Session, con: Console) -> None:
 
     def report(p: Preparing) -> None:
         if p.stage == "building" and bar.tasks[0].total is None:
-            con.print(_("{doing}, once; later games load it").format(doing=p), highlight=False)
+            doing = preparing_text(p)
+            con.print(_("{doing}, once; later games load it").format(doing=doing), highlight=False)
         bar.start()
-        bar.update(task, description=str(p), completed=p.done, total=p.total)
+        bar.update(task, description=preparing_text(p), completed=p.done, total=p.total)
 
     try:
         session.prepare(report)

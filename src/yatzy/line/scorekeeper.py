@@ -25,22 +25,13 @@ from ..dice import parse, show_dice
 from ..errors import InvalidActionError, YatzyError
 from ..game import Game
 from ..i18n import N_, _, language
+from ..names import box_label
+from ..narration import event_text, rolls_text, round_text, tiles_text, winners_text
 from ..rules import tiles_text as tiles_words
 from ..scorekeeping import correction, correction_returns, rounds
-from ..session import Amended, Event, Session
-from ..views import GameView, box_label
-from .play import (
-    DEFAULT_SAVE,
-    Command,
-    LineGame,
-    parse_line,
-    rolls_text,
-    round_text,
-    scorecard,
-    standings_text,
-    tiles_text,
-    winners_text,
-)
+from ..session import DEFAULT_SAVE, Amended, Event, Session
+from ..views import GameView
+from .play import Command, LineGame, parse_line, scorecard, standings_text
 
 KEEPER_HELP = N_("13356 the dice thrown · s 3 or chance fills a box · u undo · f fix an earlier round · "
                  "c card · save FILE · q quit · h help")
@@ -66,19 +57,14 @@ class KeeperLine(LineGame):
     def amended(self, e: Event) -> None:
         if isinstance(e, Amended):
             view = self.session.view()
-            r = rounds(self.session.game)[e.turn]
-            b = view.players[r.player].boxes
-            box = next(x for x in b if x.id == r.box)
-            self.say(escape(_("Corrected: {name}, round {n}: {dice} → {box} {points}").format(
-                name=view.players[r.player].name, n=r.number, dice=show_dice(r.dice),
-                box=box_label(box.number, box.name), points=box.points)))
+            self.say(escape(event_text(e, view)))
             self.con.print("", scorecard(view))
 
     def turn(self) -> bool:
         view = self.session.view()
         if view.over:
             self.con.print("", scorecard(view))
-            self.say(f"[bold]{winners_text(view)}[/]")
+            self.say(f"[bold]{escape(winners_text(view))}[/]")
             return False
         return self.read()
 

@@ -11,9 +11,9 @@ from textual.widgets import Static
 
 from ..game import Game
 from ..i18n import _, language
+from ..narration import winners_text
 from ..views import GameView
 from .review import ReviewScreen
-from .texts import winners_text
 
 
 class EndScreen(ModalScreen[str | None]):

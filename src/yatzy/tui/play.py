@@ -25,17 +25,32 @@ from textual.widgets import DataTable, ProgressBar, Static
 
 from ..actions import parse_action
 from ..bots import needs_table
+from ..dice import show_dice
 from ..errors import YatzyError
 from ..game import Action, Game, Roll, Score
 from ..i18n import _, language, number
-from ..session import Event, Preparing, Rolled, SaveError, Scored, Session, TilesRestored, TurnPassed, Undone
+from ..names import box_label
+from ..narration import event_text, preparing_text, rolls_text, round_text
+from ..session import (
+    DEFAULT_SAVE,
+    Event,
+    Preparing,
+    Rolled,
+    SaveError,
+    Scored,
+    Session,
+    TilesMoved,
+    TilesRestored,
+    TurnPassed,
+    Undone,
+)
 from ..solver.coach import Option
-from ..views import GameView, ScoreOption, box_label
+from ..views import GameView, ScoreOption
 from .coach import CoachPanel, build, cost_of
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
 from .end import EndScreen
 from .settings import autosave
-from .texts import bonus_sentence, dice_text, event_text, rolls_text, round_text, tiles_text
+from .texts import bonus_sentence, dice_text
 from .widgets import Die, KeyBar, ScoreCard
 
 WARN_STEPS = (1.0, 3.0, 5.0, 10.0)
@@ -43,7 +58,6 @@ WARN_STEPS = (1.0, 3.0, 5.0, 10.0)
 PACES = (0.15, 0.3, 0.6, 1.0, 1.6, 2.5)
 """Seconds between two bot moves, fastest first."""
 DEFAULT_PACE = 3
-DEFAULT_SAVE = "yatzy-game.json"
 
 
 def held_positions(kept: tuple[int, ...], dice: tuple[int, ...]) -> set[int]:
@@ -148,11 +162,11 @@ class PlayScreen(Screen[None]):
 
         def report(done: int, total: int) -> None:
             with language(lang):
-                text = str(Preparing("building", g.ruleset.name, levels, done, total))
+                text = preparing_text(Preparing("building", g.ruleset.name, levels, done, total))
             self.app.call_from_thread(self.show_preparing, text, done, total)
 
         with language(lang):
-            loading = str(Preparing("loading", g.ruleset.name, levels))
+            loading = preparing_text(Preparing("loading", g.ruleset.name, levels))
         self.app.call_from_thread(self.show_preparing, loading, 0, None)
         if build(g.ruleset, report) is None:
             return  # the game was left before the table was ready
@@ -197,13 +211,14 @@ class PlayScreen(Screen[None]):
 
     # ---- events and drawing ------------------------------------------------------------
     def heard(self, e: Event) -> None:
-        """Every move, as the session reports it: a line in the moves list, and the dice a
-        roll kept stay held (a bot's keeps are shown the same way)."""
+        """Every move, as the session reports it: a line in the moves list (but for a turn
+        passing and a score that moved no tile, which the screen shows), and the dice a roll
+        kept stay held (a bot's keeps are shown the same way)."""
         view = self.session.view()
-        with language(self.lang):
-            line = event_text(e, view)
-        if line:
-            self.moves.append(line)
+        quiet = isinstance(e, TurnPassed) or isinstance(e, TilesMoved) and not (e.tiles_out or e.tiles_back)
+        if not quiet:
+            with language(self.lang):
+                self.moves.append(event_text(e, view))
         if isinstance(e, Rolled):
             self.held = held_positions(e.kept, e.dice)
         elif isinstance(e, Scored | Undone | TurnPassed | TilesRestored):
@@ -314,7 +329,7 @@ class PlayScreen(Screen[None]):
                 text.append(f"[{t:>2}]", style="bold")
             else:
                 text.append(" ·· ")
-        text.append("\n" + _("out: {tiles}").format(tiles=tiles_text(view.board.tiles_out)))
+        text.append("\n" + _("out: {tiles}").format(tiles=show_dice(view.board.tiles_out)))
         if view.may_restore and view.board.tiles_out:
             text.append("  " + _("b brings {n} back").format(n=view.may_restore), style="bold")
         return text

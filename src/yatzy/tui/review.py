@@ -26,12 +26,14 @@ from textual.widgets import ContentSwitcher, DataTable, ProgressBar, Static, Tab
 
 from ..actions import Action
 from ..analysis import Analysis, AnalysisError, Decision, SeatAnalysis, analyse, check_analysable
+from ..dice import show_dice
 from ..errors import YatzyError
 from ..game import Game, Roll, Score
 from ..i18n import _, language, ngettext, number
+from ..narration import rolls_text, round_text, winners_text
 from ..views import GameView, game_view
 from .coach import build
-from .texts import dice_text, rolls_text, round_text, tiles_text, winners_text
+from .texts import dice_text
 from .widgets import KeyBar, ScoreCard
 
 LIST, REPLAY = "review-list", "review-replay"
@@ -361,7 +363,7 @@ class ReviewScreen(Screen[None]):
                              style="bold" if t in view.board.tiles_in else "")
                 tiles.append(" ")
             tiles.rstrip()
-            tiles.append("\n" + _("out: {tiles}").format(tiles=tiles_text(view.board.tiles_out)))
+            tiles.append("\n" + _("out: {tiles}").format(tiles=show_dice(view.board.tiles_out)))
             board.update(tiles)
         self.query_one("#review-verdict", Static).update(self.verdict(view, action))
 

@@ -24,14 +24,16 @@ from ..actions import Action
 from ..dice import parse
 from ..errors import YatzyError
 from ..i18n import _, language
+from ..names import box_label
+from ..narration import round_words, winners_text
 from ..rules import tiles_text
 from ..scorekeeping import Round, correction, correction_returns, rounds
 from ..session import Amended, Event, Session
-from ..views import GameView, box_label
+from ..views import GameView
 from .coach import CoachPanel
 from .dialogs import HelpScreen
 from .play import PlayScreen
-from .texts import dice_text, winners_text
+from .texts import dice_text
 from .widgets import ScoreCard
 
 MOVES_ROWS = 7
@@ -64,16 +66,7 @@ class DiceEntry(Input):
 
 def round_label(view: GameView, r: Round) -> str:
     """ "Anna, round 3: 1 3 3 5 6 → 14 Chance 18" (the box's points as the card has them now)."""
-    player = view.players[r.player]
-    b = next(b for b in player.boxes if b.id == r.box)
-    return _("{name}, round {n}: {dice} → {box} {points}").format(
-        name=player.name, n=r.number, dice=dice_text(r.dice), box=box_label(b.number, b.name),
-        points=b.points)
-
-
-def amended_text(view: GameView, r: Round) -> str:
-    """The moves list's line for a correction: the round as it now stands."""
-    return _("Corrected: {round}").format(round=round_label(view, r))
+    return round_words(view, r.player, r.number, r.dice, r.box)
 
 
 class FixScreen(ModalScreen[bool]):
@@ -342,11 +335,10 @@ class KeeperScreen(PlayScreen):
 
     def heard(self, e: Event) -> None:
         super().heard(e)
-        if isinstance(e, Amended):
+        if isinstance(e, Amended):  # the moves list has the correction: the standings may have changed
             view = self.session.view()
-            with language(self.lang):
-                self.moves.append(amended_text(view, rounds(self.game)[e.turn]))
-                if view.over:  # the standings may have changed
+            if view.over:
+                with language(self.lang):
                     self.moves.append(winners_text(view))
 
     def moves_text(self) -> Text:

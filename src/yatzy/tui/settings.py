@@ -22,7 +22,7 @@ import platformdirs
 
 from ..errors import YatzyError
 from ..game import Game
-from ..i18n import LANGUAGES
+from ..i18n import check_language
 from ..registry import RULESETS
 from ..seats import Seat
 
@@ -78,10 +78,13 @@ class Setup:
             seats = loaded or seats
         seed = d.get("seed")
         first = d.get("first")
+        lang = base.lang
+        with contextlib.suppress(YatzyError):
+            lang = check_language(d.get("lang"))
         return cls(
             rules=d["rules"] if d.get("rules") in RULESETS else base.rules,
             options=d["options"] if isinstance(d.get("options"), dict) else {},
-            lang=d["lang"] if d.get("lang") in LANGUAGES else base.lang,
+            lang=lang,
             seats=seats,
             seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
             roll_off=d.get("roll_off") is True,

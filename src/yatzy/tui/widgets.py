@@ -8,8 +8,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from ..i18n import _
-from ..names import label
-from ..views import GameView, box_label
+from ..names import box_label, label
+from ..views import GameView
 from .texts import bonus_cell, pace_text
 
 # pip positions on a 3 x 3 grid, row by row

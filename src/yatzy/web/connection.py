@@ -18,6 +18,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ..i18n import _, language
+from ..narration import event_words
+from ..views import GameView
 from .coaching import advise, follow_up
 from .protocol import (
     MAX_MESSAGE_BYTES,
@@ -66,6 +68,11 @@ async def refuse(websocket: WebSocket, code: ErrorCode, message: str, close: int
 
 class _Closed(Exception):  # noqa: N818 - control flow: the client went away
     pass
+
+
+def worded(events: list[dict[str, Any]], view: GameView, lang: str) -> list[dict[str, Any]]:
+    """The events with their words in ``lang`` (each one's ``text``, from the one narration)."""
+    return [{**e, "text": event_words(e, view, lang)} for e in events]
 
 
 class Connection:
@@ -173,7 +180,7 @@ class Connection:
                 events = room.events_after(first.last_version) if isinstance(first, Resume) else None
                 view = room.view(grant, self.lang)
                 if events is not None:
-                    self.put(Events(version=room.version, events=events, view=view))
+                    self.put(Events(version=room.version, events=worded(events, view, self.lang), view=view))
                 else:
                     self.put(State(version=room.version, reason="resume" if isinstance(first, Resume)
                                    else "welcome", view=view))
@@ -302,7 +309,8 @@ class Connection:
             view = room.view(grant, self.lang)
             events = room.events_after(last)
             return (State(version=room.version, reason="conflict", view=view) if events is None
-                    else Events(version=room.version, events=events, view=view)).to_json()
+                    else Events(version=room.version, events=worded(events, view, self.lang),
+                                view=view)).to_json()
 
         text: str = room.memo(("catch_up", room.viewer(grant), self.lang, last), make)
         self.last_version = room.version

@@ -15,7 +15,8 @@ from fastapi import Depends, HTTPException, Query, Request
 from fastapi.requests import HTTPConnection
 
 from ..analysis import Analysis
-from ..i18n import LANGUAGES, _, language
+from ..errors import YatzyError
+from ..i18n import _, check_language, language
 from ..storage import Database
 from .protocol import ErrorCode
 from .rooms import Room, Rooms
@@ -92,8 +93,12 @@ AnalysesDep = Annotated[Analyses, Depends(get_analyses)]
 # ---- from the request ------------------------------------------------------------------------
 
 def query_lang(lang: str = Query("en")) -> str:
-    """The ``lang`` asked: one of the six languages, English for anything else."""
-    return lang if lang in LANGUAGES else "en"
+    """The ``lang`` asked, one of the six languages (checked by :func:`yatzy.i18n.check_language`,
+    the one check; anything else is a 400 naming the six)."""
+    try:
+        return check_language(lang)
+    except YatzyError as e:
+        raise http_error("bad_message", str(e)) from None
 
 
 LangDep = Annotated[str, Depends(query_lang)]

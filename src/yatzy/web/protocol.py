@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import fields, is_dataclass
+from dataclasses import fields
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..names import LANGUAGES
-from ..session import Event
+from ..session import EVENTS
 from ..views import GameView
 
 __all__ = [
@@ -239,7 +239,8 @@ class Events(_Message):
     type: Literal["events"] = "events"
     version: Version = Field(description="the version after the last of these events")
     events: list[dict[str, Any]] = Field(
-        description="session events (rolled, scored, turn_passed, game_over, ...): docs/protocol/events.json")
+        description="session events (rolled, scored, turn_passed, game_over, ...), each with its words "
+                    "in text: docs/protocol/events.json")
     view: GameView
 
 
@@ -348,27 +349,24 @@ server_adapter: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 
 # ---- JSON schemas -------------------------------------------------------------------------
 
-def _event_classes() -> list[type[Event]]:
-    """Every event the session emits (subclasses of Event that are dataclasses), by kind."""
-    found: dict[str, type[Event]] = {}
-    todo = list(Event.__subclasses__())
-    while todo:
-        cls = todo.pop()
-        todo += cls.__subclasses__()
-        if is_dataclass(cls):
-            found[cls.kind] = cls
-    return [found[k] for k in sorted(found)]
+EVENT_TEXT = {"type": "string", "title": "Text",
+              "description": "the event in words, in the connection's language (yatzy.narration): "
+                             "\"Ann keeps 3 3 and rolls again (roll 2): 3 3 4 5 6.\" Optional: a client "
+                             "that finds none words the event itself"}
+"""The optional ``text`` of every event: what a client shows or announces."""
 
 
 def event_schemas() -> dict[str, Any]:
     """One JSON schema for the events inside :class:`Events`: one of the session's events,
-    told apart by ``kind``."""
+    told apart by ``kind``, with its words in an optional ``text``."""
     variants = []
     defs: dict[str, Any] = {}
-    for cls in _event_classes():
+    for kind in sorted(EVENTS):
+        cls = EVENTS[kind]
         schema = TypeAdapter(cls).json_schema(ref_template="#/$defs/{model}")
         defs.update(schema.pop("$defs", {}))
-        schema["properties"] = {"kind": {"const": cls.kind, "type": "string"}, **schema["properties"]}
+        schema["properties"] = {"kind": {"const": cls.kind, "type": "string"}, **schema["properties"],
+                                "text": EVENT_TEXT}
         schema["required"] = ["kind", *[f.name for f in fields(cls)]]
         schema["title"] = cls.kind
         variants.append(schema)

@@ -7,11 +7,11 @@ import { eventText } from "./narrate.js";
 import { announce } from "./notice.js";
 
 /** The moves so far (the last 60 of ``log``), in words, scrolled to the latest. */
-export function renderLog(el, log, view) {
+export function renderLog(el, log) {
   fill(el, h("h2", { id: "log-h" }, t("moves")),
     log.length ? h("ol", { class: "moves", tabindex: "0", "aria-labelledby": "log-h",
       start: String(Math.max(1, log.length - 59)) },
-      log.slice(-60).map((e) => h("li", {}, eventText(e, view)))) : h("p", {}, t("no_moves")));
+      log.slice(-60).map((e) => h("li", {}, eventText(e)))) : h("p", {}, t("no_moves")));
   const list = el.querySelector("ol");
   if (list) list.scrollTop = list.scrollHeight;
 }

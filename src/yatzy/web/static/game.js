@@ -37,6 +37,7 @@ export class GameScreen {
     this.diceCount = 5;
     this.version = null; // the last version seen
     this.log = [];
+    this.resumeFrom = null;  // a version to resume from instead of the last seen (a new language)
     this.closed = false;
     this.pendingChoice = null;
     this.actionSeq = 0;
@@ -44,7 +45,7 @@ export class GameScreen {
     this.invitePlaced = false;
     this.onKey = (e) => gameKey(e, this);
     this.conn = new Connection(code, cred.token, {
-      lastVersion: () => this.version ?? 0,
+      lastVersion: () => this.resumeFrom ?? this.version ?? 0,
       receive: (text) => this.receive(text),
       status: (on) => this.setConnection(on),
     });
@@ -66,11 +67,15 @@ export class GameScreen {
     this.conn.close();
   }
 
-  /** A new language: the screen built again in it, and views asked for in it. */
+  /** A new language: the screen built again in it, and views asked for in it; the moves
+   * logged so far are asked for again, in the server's words in the new language. */
   relanguage() {
     this.build();
     if (this.view) this.render(false);
+    if (this.log.length) this.resumeFrom = Math.max(0, Math.min(...this.log.map((e) => e.version)) - 1);
+    this.log = [];
     this.conn.reopen();
+    this.resumeFrom = null;
   }
 
   send(message) {
@@ -149,7 +154,7 @@ export class GameScreen {
     if (view.dice && view.dice.length > this.diceCount) this.diceCount = view.dice.length;
     const lines = [];
     for (const e of events) {
-      const line = eventText(e, view);
+      const line = eventText(e);
       if (!line) continue;
       if (!this.log.some((x) => x.seq === e.seq)) this.log.push(e);
       if (before !== null && e.version > before) lines.push(line);
@@ -247,7 +252,7 @@ export class GameScreen {
     this.renderCard();
     this.standings.render();
     this.renderCoach();
-    renderLog(this.el.log, this.log, this.view);
+    renderLog(this.el.log, this.log);
     this.renderPresence();
     this.renderFair();
     if (focusKey) {

@@ -1,0 +1,207 @@
+"""The game in words, for every front end: what each event says and how a view's round,
+rolls, tiles and winners read, in the player's language, from the gettext catalogs.
+
+The session's events are data; here they become sentences ("Ann keeps 3 3 and rolls again
+(roll 2): 3 3 4 5 6."), each naming who moved, so a line read alone (a screen reader, a
+log, the web page's announcements) says what happened. A front end chooses which events it
+shows; the words are the same in all of them.
+
+Everything here speaks the current language (call it inside ``with language(lang):``),
+but :func:`event_words`, which the web server calls with a client's language. The texts
+are plain: a front end that prints markup escapes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .actions import Roll, Score, parse_action
+from .dice import show_dice
+from .i18n import _, language, ngettext
+from .names import box_label
+from .session import (
+    Amended,
+    Event,
+    GameOver,
+    Preparing,
+    Rolled,
+    RollOff,
+    Scored,
+    TilesMoved,
+    TilesRestored,
+    TurnPassed,
+    Undone,
+    event_from_dict,
+)
+from .views import GameView, and_list
+
+__all__ = ["event_text", "event_words", "preparing_text", "rolls_text", "round_text", "round_words",
+           "tiles_text", "winners_text"]
+
+
+# ---- a view's state in words --------------------------------------------------------------
+
+def round_text(view: GameView) -> str:
+    """ "round 3 of 15", or "final score" once the game is over."""
+    if view.over:
+        return _("final score")
+    return _("round {n} of {rounds}").format(n=view.round, rounds=view.rounds)
+
+
+def rolls_text(view: GameView) -> str:
+    """ "2 rolls left", "no rolls left"; where unused rolls are saved, the saved ones apart:
+    "1 roll left + 2 saved rolls"."""
+    n, saved = view.rolls_left, view.has_saved_rolls and view.saved_rolls
+    if not n and not saved:
+        return _("no rolls left")
+    normal = ngettext("{n} roll left", "{n} rolls left", n).format(n=n)
+    if saved:
+        return ngettext("{rolls} + {n} saved roll", "{rolls} + {n} saved rolls", view.saved_rolls).format(
+            rolls=normal, n=view.saved_rolls)
+    return normal
+
+
+def tiles_text(tiles: Sequence[int]) -> str:
+    """DOZZY's board: "tiles out: 3 4 5", "tiles out: none"."""
+    return _("tiles out: {tiles}").format(tiles=show_dice(tiles))
+
+
+def winners_text(view: GameView) -> str:
+    """ "Ann wins with 250!", or "A tie: Ann and Bo share the win with 250." (a finished game)."""
+    assert view.outcome is not None
+    return _winners([view.players[i].name for i in view.outcome.winners], view.outcome.standings[0].total)
+
+
+def _winners(names: Sequence[str], total: int) -> str:
+    if len(names) == 1:
+        return _("{name} wins with {total}!").format(name=names[0], total=total)
+    tie = _("A tie: {names} share the win with {total}").format(names=and_list(names), total=total)
+    return _sentence(tie)
+
+
+def preparing_text(p: Preparing) -> str:
+    """What :meth:`Session.prepare` is doing: "loading the Kids table for the optimal bot"."""
+    n, names = len(p.levels), dict(rules=p.ruleset.capitalize(), bots=and_list(p.levels))
+    if p.stage == "loading":
+        text = ngettext("loading the {rules} table for the {bots} bot",
+                        "loading the {rules} table for the {bots} bots", n)
+    elif p.stage == "building":
+        text = ngettext("building the {rules} table for the {bots} bot",
+                        "building the {rules} table for the {bots} bots", n)
+    else:
+        text = ngettext("the {rules} table for the {bots} bot is ready",
+                        "the {rules} table for the {bots} bots is ready", n)
+    return text.format(**names)
+
+
+# ---- events in words ----------------------------------------------------------------------
+
+def _lead(template: str) -> str:
+    """A translated message that begins a sentence, with a capital first letter (a message
+    that begins with a name is left as it is: players write their names as they like)."""
+    return template[:1].upper() + template[1:]
+
+
+def _sentence(text: str) -> str:
+    """A clause ended as a sentence (the six languages end one alike), so lines read one
+    after another keep apart."""
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def event_text(e: Event, view: GameView) -> str:
+    """One event as a sentence naming who moved. ``view`` gives the players' and boxes' names
+    (any view of the game will do: a later one names them the same)."""
+    def name(seat: int) -> str:
+        return view.players[seat].name
+
+    def box(number: int) -> str:
+        b = view.players[0].boxes[number - 1]
+        return box_label(b.number, b.name)
+
+    if isinstance(e, RollOff):
+        rolls = "; ".join(", ".join(f"{name(p)} {die}" for p, die in r) for r in e.rounds)
+        return _("Roll-off: {rolls}. {name} starts.").format(rolls=rolls, name=name(e.first))
+    if isinstance(e, Rolled):
+        return _sentence(_rolled(e, name(e.player)))
+    if isinstance(e, Scored):
+        return _sentence(_scored(e, name(e.player), box(e.number)))
+    if isinstance(e, TilesMoved):
+        moved = []
+        if e.tiles_out:
+            moved.append(ngettext("tile {tiles} goes out", "tiles {tiles} go out", len(e.tiles_out))
+                         .format(tiles=show_dice(e.tiles_out)))
+        if e.tiles_back:
+            moved.append(ngettext("tile {tiles} comes back", "tiles {tiles} come back", len(e.tiles_back))
+                         .format(tiles=show_dice(e.tiles_back)))
+        board = tiles_text(e.board_out)
+        return _sentence(_lead(f"{', '.join(moved)}; {board}" if moved else board))
+    if isinstance(e, TilesRestored):
+        text = ngettext("{name} brings tile {tiles} back", "{name} brings tiles {tiles} back", len(e.tiles))
+        return _sentence(f"{text.format(name=name(e.player), tiles=show_dice(e.tiles))}; "
+                         f"{tiles_text(e.board_out)}")
+    if isinstance(e, TurnPassed):
+        return _sentence(_("{name}'s turn, round {round}").format(name=name(e.player), round=e.round))
+    if isinstance(e, Undone):
+        if e.number is None:
+            return _sentence(_lead(_("{name}'s tiles go back out")).format(name=name(e.player)))
+        return _sentence(_lead(_("{name}'s score in {box} is taken back")).format(
+            name=name(e.player), box=box(e.number)))
+    if isinstance(e, Amended):
+        return _sentence(_amended(e, view))
+    if isinstance(e, GameOver):
+        return _winners([s.name for s in e.standings if s.player in e.winners], e.standings[0].total)
+    raise TypeError(f"no words for a {e.kind} event")  # a new kind of event needs its words here
+
+
+def _rolled(e: Rolled, name: str) -> str:
+    dice = show_dice(e.dice)
+    if e.roll == 1:
+        return _("{name} rolls {dice}").format(name=name, dice=dice)
+    if not e.kept:
+        return _("{name} rolls all the dice again (roll {roll}): {dice}").format(
+            name=name, roll=e.roll, dice=dice)
+    return _("{name} keeps {kept} and rolls again (roll {roll}): {dice}").format(
+        name=name, kept=show_dice(e.kept), roll=e.roll, dice=dice)
+
+
+def _scored(e: Scored, name: str, box: str) -> str:
+    """ "Ann scores 9 in 3 Threes; total 9", with a Yahtzee bonus and saved rolls when there are some."""
+    text = ngettext("{name} scores {points} in {box}", "{name} scores {points} in {box}", e.points).format(
+        name=name, points=e.points, box=box)
+    if e.yahtzee_bonus:
+        text += " " + _("and a Yahtzee bonus of {bonus}").format(bonus=e.yahtzee_bonus)
+    text += "; " + _("total {total}").format(total=e.total)
+    if e.bank:
+        text += "; " + _("saved rolls: {n}").format(n=e.bank)
+    return text
+
+
+def _amended(e: Amended, view: GameView) -> str:
+    """ "Corrected: Anna, round 3: 1 3 3 5 6 → 14 Chance 18"."""
+    actions = [parse_action(a) for a in e.new]
+    roll = next(a for a in reversed(actions) if isinstance(a, Roll))
+    score = actions[-1]
+    assert isinstance(score, Score)
+    dice = tuple(sorted(roll.keep + (roll.result or ())))
+    return _("Corrected: {round}").format(round=round_words(view, e.player, e.round, dice, score.category))
+
+
+def round_words(view: GameView, player: int, number: int, dice: Sequence[int], box: str) -> str:
+    """A finished round of a scorekeeper game: "Anna, round 3: 1 3 3 5 6 → 14 Chance 18" (the
+    box's points as the card has them now)."""
+    p = view.players[player]
+    b = next(b for b in p.boxes if b.id == box)
+    return _("{name}, round {n}: {dice} → {box} {points}").format(
+        name=p.name, n=number, dice=show_dice(dice), box=box_label(b.number, b.name), points=b.points)
+
+
+def event_words(event: Mapping[str, Any], view: GameView, lang: str) -> str:
+    """An event as the web server sends it (:meth:`Event.to_dict`) in words, in ``lang``: the
+    ``text`` of the event in the protocol. ``view`` is the game as the client sees it.
+
+    :raises InvalidActionError: ``lang`` is not one of the six languages.
+    :raises KeyError, TypeError: not an event's dict.
+    """
+    with language(lang):
+        return event_text(event_from_dict(event), view)
