@@ -71,6 +71,8 @@ def played() -> list[tuple[Event, GameView]]:
         s.act(keeper.roll_reaching(dice))
         s.act(f"s {box}")
     add(s, s.amend(0, [Roll((), (1, 1, 1, 2, 3)), Score("ones")]))
+    s.act(keeper.roll_reaching((1, 3, 3, 5, 6)))
+    add(s, s.undo())  # the dice typed, taken back before a box was filled
 
     s = Session(Game("kids", ["Ann"], seed=3))
     while not s.game.is_over:
@@ -114,7 +116,8 @@ def test_the_words_of_each_kind_of_event() -> None:
     assert said["scored"][1] == f"Bo scores {bo} in 1 Ones; total {bo}; saved rolls: 2."
     assert "Ann scores 25 in 5 Fives and a Yahtzee bonus of 100; total 175." in said["scored"]
     assert said["turn_passed"][0] == "Bo's turn, round 1."
-    assert said["undone"] == ["Bo's score in 1 Ones is taken back.", "Ann's tiles go back out."]
+    assert said["undone"] == ["Bo's score in 1 Ones is taken back.", "Ann's tiles go back out.",
+                              "Ann takes back r = 13356."]
     assert said["tiles_restored"][0] == "Ann brings tile 6 back; tiles out: 3 4 5."
     assert said["tiles_moved"][-1].startswith("T") and "; tiles out: " in said["tiles_moved"][-1]
     assert said["amended"] == ["Corrected: Ann, round 1: 1 1 1 2 3 → 1 Ones 3."]

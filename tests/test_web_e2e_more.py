@@ -141,7 +141,7 @@ def test_a_scorekeeper_room_records_a_game_typed_at_the_table(new_page: Any) -> 
             page.fill("#amend-dice", "11112")
             page.click("#amend-save")
             expect(dialog).to_be_hidden()
-            expect(page.locator(".moves")).to_contain_text("Ann's round 1 was corrected.")
+            expect(page.locator(".moves")).to_contain_text("Corrected: Ann, round 1: ")
             expect(page.locator("table.scorecard tbody tr").first.locator("td").first).to_have_text("4")
     page.wait_for_selector("#standings:not([hidden])")
     expect(page.locator("#standings li").first).to_contain_text("Bo")
@@ -194,7 +194,7 @@ def test_a_dozzy_round_fixed_in_the_page_names_the_tiles_that_came_back(new_page
     expect(page.locator("#amend-returns")).to_be_visible()
     page.select_option("#amend-box", "n1")
     page.click("#amend-save")
-    expect(page.locator("#amend-error")).to_contain_text("tile 10")  # the choices, in the server's words
+    expect(page.locator("#amend-error")).to_contain_text("s n1 10")  # the choices, in the engine's words
     check_axe(page, "fixing a DOZZY round")
     page.screenshot(path=str(LOOK / "web-fix-dozzy.png"), full_page=True)
     page.fill("#amend-returns", "13")

@@ -157,7 +157,8 @@ def test_an_events_words_are_the_servers_text(tmp_path: Path) -> None:
     script = tmp_path / "narrate.mjs"
     script.write_text(NARRATE, encoding="utf-8")
     rolled = {"kind": "rolled", "player": 0, "roll": 1, "dice": [1, 2, 3], "kept": []}
-    events = [{**rolled, "text": "Ann heittää 1 2 3."}, rolled, {**rolled, "text": ""}, {"kind": "something_new"}]
+    events = [{**rolled, "text": "Ann heittää 1 2 3."}, rolled, {**rolled, "text": ""},
+              {"kind": "something_new"}]
     out = subprocess.run(["node", str(script), str(STATIC), json.dumps(events)],
                          capture_output=True, text=True, timeout=60, check=True).stdout
     assert json.loads(out) == ["Ann heittää 1 2 3.", "", "", ""]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .actions import Roll, Score, parse_action
+from .actions import Restore, Roll, Score, parse_action
 from .dice import show_dice
 from .i18n import _, language, ngettext
 from .names import box_label
@@ -143,10 +143,13 @@ def event_text(e: Event, view: GameView) -> str:
     if isinstance(e, TurnPassed):
         return _sentence(_("{name}'s turn, round {round}").format(name=name(e.player), round=e.round))
     if isinstance(e, Undone):
-        if e.number is None:
+        if e.number is not None:
+            return _sentence(_lead(_("{name}'s score in {box} is taken back")).format(
+                name=name(e.player), box=box(e.number)))
+        if isinstance(parse_action(e.action), Restore):
             return _sentence(_lead(_("{name}'s tiles go back out")).format(name=name(e.player)))
-        return _sentence(_lead(_("{name}'s score in {box} is taken back")).format(
-            name=name(e.player), box=box(e.number)))
+        # a scorekeeper's entry of the dice thrown, taken back before its box was filled
+        return _sentence(_("{name} takes back {action}").format(name=name(e.player), action=e.action))
     if isinstance(e, Amended):
         return _sentence(_amended(e, view))
     if isinstance(e, GameOver):
