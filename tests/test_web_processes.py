@@ -55,6 +55,7 @@ from yatzy.keeping import rounds as rounds_of
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.storage import Database
+from yatzy.storage.rooms import RoomStore
 from yatzy.web.protocol import Act
 from yatzy.web.pubsub import InProcessPubSub, PubSub
 from yatzy.web.rooms import (
@@ -64,7 +65,6 @@ from yatzy.web.rooms import (
     Refusal,
     Rooms,
     RoomSettings,
-    load_room_record,
 )
 
 # ---- the row version, without Redis ------------------------------------------------------------
@@ -93,7 +93,7 @@ async def _race(db: Database) -> None:
     assert refused[0].code == "conflict" and refused[0].resync
     # the loser loaded the winner's action back: both hold the same game, and so does the database
     assert made.game.to_dict() == theirs.game.to_dict()
-    stored = load_room_record(db, made.code)  # the game's save and the actions appended to it
+    stored = RoomStore(db).load(made.code)  # the game's save and the actions appended to it
     assert stored is not None and stored.game.to_dict() == made.game.to_dict()
     assert len(made.game.log) == 1
     # the loser's process plays on from there
@@ -143,7 +143,7 @@ async def _bots_on_two(db: Database) -> None:
     while made.version < 24:  # two thirds of the game
         assert time.monotonic() < deadline
         await asyncio.sleep(0.01)
-    assert made.version == load_room_record(db, made.code).version  # type: ignore[union-attr]
+    assert made.version == RoomStore(db).load(made.code).version  # type: ignore[union-attr]
     assert sum(lost.values()) <= 3, lost  # a race at the start, a look every 0.5 s (not one per move)
     one.closed = True  # the first process goes away (it may have been the one playing)
     if made.bot_task is not None:
@@ -151,7 +151,7 @@ async def _bots_on_two(db: Database) -> None:
     while not theirs.over:
         assert time.monotonic() < deadline, "the other process did not take over"
         await asyncio.sleep(0.01)
-    stored = load_room_record(db, made.code)
+    stored = RoomStore(db).load(made.code)
     assert stored is not None and stored.game.is_over and stored.game.to_dict() == theirs.game.to_dict()
     for rooms in (one, two):
         await rooms.close()
@@ -498,7 +498,7 @@ def test_a_scorekeeper_room_typed_on_two_processes(servers: Servers) -> None:
         assert retried["type"] == "ack" and retried["duplicate"] and retried["version"] == seen + 1
         agree(servers, code, ann, bo, seen + 1)
         with Database(servers.db) as db:
-            stored = load_room_record(db, code)
+            stored = RoomStore(db).load(code)
         assert stored is not None and stored.version == seen + 1 and len(stored.game.log) == 6
         assert "bo-stale" not in stored.accepted and stored.accepted["ann-undo-fours"] == (0, seen + 1)
         # the game goes on: Ann scores again, Bo's second turn on B
@@ -525,7 +525,7 @@ def test_a_scorekeeper_room_typed_on_two_processes(servers: Servers) -> None:
         # the stored game is the one both clients see; a new connection on the other process
         # gets it as a full state
         with Database(servers.db) as db:
-            stored = load_room_record(db, code)
+            stored = RoomStore(db).load(code)
         assert stored is not None and stored.version == final and stored.game.totals() == [39, 28]
         assert len(stored.game.amendments) == 1 and stored.game.amendments[0].turn == 1
         assert [(r.turn, r.player, list(r.dice), r.box) for r in rounds_of(stored.game)] == [

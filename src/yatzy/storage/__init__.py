@@ -12,8 +12,9 @@
 
 Where each thing lives: ``engine`` (URL, engine, data folder), ``database`` (:class:`Database`,
 transactions, group commits), ``migrate`` (Alembic in code: :func:`upgrade`), ``schema`` (the
-tables), ``games`` (record, load, list), ``stats`` (statistics), ``errors``; the migrations
-in ``migrations/versions``.
+tables), ``games`` (record, load, list), ``stats`` (statistics), ``rooms`` (the browser app's
+rooms: :class:`~yatzy.storage.rooms.RoomStore`), ``errors``; the migrations in
+``migrations/versions``.
 
 Every function takes a :class:`Database` (a write is one transaction, committed at its end)
 or a SQLAlchemy ``Session`` (a write is a savepoint in the session's transaction, and the

@@ -37,30 +37,25 @@ actions after it, every roll checked against the seed (a room's log cannot choos
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
-import json
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal, cast
-
-from sqlalchemy import Table, bindparam, delete, insert, select, text, update
+from typing import Any
 
 from ..actions import Roll, parse_action
 from ..bots import BOTS, Player, make_bot
 from ..errors import IllegalActionError, InvalidActionError, YatzyError
-from ..game import Game, action_to_dict
+from ..game import Game
 from ..i18n import _, language
 from ..keeping import correction, rounds
 from ..session import Event, Session
-from ..storage import Database, StorageError, record_game
-from ..storage.database import GroupCommit, Target, reading, writing
-from ..storage.games import replay_save
-from ..storage.schema import GameRow, RoomActionRow, RoomLogRow, RoomRow, RoomTokenRow, UtcDateTime
+from ..storage import Database, StorageError
+from ..storage.database import GroupCommit
+from ..storage.errors import RoomConflictError
+from ..storage.rooms import CODE_ALPHABET, CODE_LENGTH, Role, RoomRecord, RoomStore
 from ..views import GameView, game_view, last_move
 from .fairness import commitment, new_salt
 from .protocol import Ack, Act, Amend, ErrorCode, HandToBot, Presence, SeatPresence, Undo
@@ -68,9 +63,6 @@ from .pubsub import InProcessPubSub, PubSub, Subscription
 
 log = logging.getLogger(__name__)
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Room codes: capitals and digits a person reads aloud without doubt (no I, L, O, 0, 1)."""
-CODE_LENGTH = 6
 EVENT_BUFFER = 2000
 """Events a room keeps in memory for clients that resume; older ones need a full state."""
 GAP_WAIT = 1.0
@@ -91,18 +83,6 @@ KEEP_FINISHED = 300.0
 """Seconds a finished game's room stays in memory once nobody here is connected to it; then
 it is let go (read back from the database if asked for again), so a long-running server
 holds only the games being played."""
-
-Role = Literal["seat", "table", "spectator"]
-
-
-def hash_token(token: str) -> str:
-    """What the database keeps of a token: its SHA-256, as hex."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
 
 @dataclass(frozen=True)
 class RoomSettings:
@@ -141,227 +121,6 @@ class Refusal(Exception):  # noqa: N818 - a refusal is the expected answer, not 
     def __init__(self, code: ErrorCode, message: str, resync: bool = False) -> None:
         super().__init__(message)
         self.code, self.message, self.resync = code, message, resync
-
-
-class RoomConflictError(StorageError):
-    """Another server process committed an action to this room first."""
-
-
-# ---- storage: synchronous, run in a thread from the event loop -----------------------------------
-
-@dataclass
-class RoomRecord:
-    """A room as stored: its row's values and its game, replayed."""
-
-    id: int
-    code: str
-    game_id: int
-    settings: RoomSettings
-    stand_ins: dict[int, str]
-    salt: str
-    commitment: str
-    version: int
-    game: Game
-    taken: set[int]
-    saved: int = 0
-    """How many of the game's actions its save in ``games`` holds (the rest are appended rows)."""
-    accepted: dict[str, tuple[int | None, int]] = field(default_factory=dict)
-    """Every accepted client action id -> (seat, version after)."""
-
-
-def store_room(db: Target, game: Game, settings: RoomSettings, salt: str, commitment: str,
-               table_token: str | None = None) -> tuple[int, str, int]:
-    """Store a new room, its game and (a hot-seat room) the table's token in one transaction
-    (a Database's own, or the caller's Session's); returns (room id, code, game id)."""
-    now = datetime.now(UTC)
-    with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
-        game_id = record_game(s, game, at=now)  # keeper: the game says where its dice come from
-        code = new_code()
-        while s.scalar(select(RoomRow.id).where(RoomRow.code == code)) is not None:
-            code = new_code()
-        row = RoomRow(code=code, game_id=game_id, settings=asdict(settings), stand_ins={}, salt=salt,
-                      commitment=commitment, version=len(game.log), created_at=now, updated_at=now)
-        s.add(row)
-        s.flush()
-        if table_token is not None:
-            s.add(RoomTokenRow(token_hash=hash_token(table_token), room_id=row.id, role="table", seat=None,
-                               created_at=now))
-            s.flush()
-        return row.id, code, game_id
-
-
-def load_room_record(db: Database, code: str) -> RoomRecord | None:
-    """The room with this code, its game replayed from the database (None if there is none):
-    the save's log, then the actions appended after it, seeded dice checked against the seed.
-
-    :raises StorageError: the database failed, or the stored game no longer loads.
-    """
-    with reading(db) as s:
-        row = s.scalar(select(RoomRow).where(RoomRow.code == code))
-        if row is None:
-            return None
-        stored = s.get(GameRow, row.game_id)
-        if stored is None:
-            raise StorageError(_("there is no game {id} in the database").format(id=row.game_id))
-        save, dice_from = stored.save, stored.dice_from
-        saved = len(save["log"])
-        appended = s.execute(select(RoomLogRow.position, RoomLogRow.action).where(
-            RoomLogRow.room_id == row.id, RoomLogRow.position >= saved).order_by(RoomLogRow.position)).all()
-        taken = set(s.scalars(select(RoomTokenRow.seat).where(
-            RoomTokenRow.room_id == row.id, RoomTokenRow.role == "seat")))
-        accepted = {cid: (seat, version) for cid, seat, version in s.execute(
-            select(RoomActionRow.client_action_id, RoomActionRow.seat, RoomActionRow.version)
-            .where(RoomActionRow.room_id == row.id))}
-    if [p for p, _a in appended] != list(range(saved, saved + len(appended))):
-        raise StorageError(_("stored game {id} does not load: its appended actions have gaps").format(
-            id=row.game_id))
-    try:
-        game = replay_save({**save, "log": [*save["log"], *(a for _p, a in appended)]}, dice_from)
-    except YatzyError as e:
-        raise StorageError(_("stored game {id} does not load: {error}").format(
-            id=row.game_id, error=e)) from None
-    return RoomRecord(row.id, row.code, row.game_id, RoomSettings.from_dict(row.settings),
-                      {int(k): str(v) for k, v in row.stand_ins.items()}, row.salt, row.commitment,
-                      max(row.version, len(game.log)), game, {t for t in taken if t is not None},
-                      saved, accepted)
-
-
-def issue_token(db: Database, room_id: int, role: Role, seat: int | None = None) -> str | None:
-    """A new secret token for a role (a seat's only if the seat has none yet: else None)."""
-    token = secrets.token_urlsafe(24)
-    with writing(db) as s:
-        if role == "seat":
-            s.execute(select(RoomRow.id).where(RoomRow.id == room_id).with_for_update())
-            held = s.scalar(select(RoomTokenRow.token_hash).where(
-                RoomTokenRow.room_id == room_id, RoomTokenRow.role == "seat", RoomTokenRow.seat == seat))
-            if held is not None:
-                return None
-        s.add(RoomTokenRow(token_hash=hash_token(token), room_id=room_id, role=role, seat=seat,
-                           created_at=datetime.now(UTC)))
-    return token
-
-
-def check_token(db: Database, room_id: int, token: str) -> Grant | None:
-    """What a token grants in a room (None: no such token in this room)."""
-    with reading(db) as s:
-        row = s.get(RoomTokenRow, hash_token(token))
-        if row is None or row.room_id != room_id:
-            return None
-        return Grant(row.role, row.seat)  # type: ignore[arg-type]
-
-
-_ROOMS = cast(Table, RoomRow.__table__)
-_ROOM_LOG = cast(Table, RoomLogRow.__table__)
-# an action's statements, made once (their compiled form is cached; made anew for each action,
-# each one's cache key was worked out again on the writer thread)
-_BUMP = (update(_ROOMS).where(_ROOMS.c.id == bindparam("room"), _ROOMS.c.version == bindparam("seen"))
-         .values(version=bindparam("after"), updated_at=bindparam("at")))
-_ACCEPT = insert(cast(Table, RoomActionRow.__table__))
-_APPEND = insert(_ROOM_LOG)
-_ONE_TRIP = text("""
-    WITH bump AS (
-        UPDATE rooms SET version = :after, updated_at = :at WHERE id = :room AND version = :seen RETURNING id
-    ), accepted AS (
-        INSERT INTO room_actions (room_id, client_action_id, seat, version, created_at)
-        SELECT id, CAST(:cid AS varchar), CAST(:seat AS integer), :after, :at FROM bump
-        WHERE CAST(:cid AS varchar) IS NOT NULL
-    ), appended AS (
-        INSERT INTO room_log (room_id, position, action)
-        SELECT bump.id, x.position, x.action
-        FROM bump, jsonb_to_recordset(CAST(:rows AS jsonb)) AS x(position integer, action jsonb)
-    )
-    SELECT count(*) FROM bump
-""").bindparams(bindparam("at", type_=UtcDateTime()))
-"""PostgreSQL: an action's three writes in one statement, one round trip to the server
-instead of three (the same rows as :data:`_BUMP`, :data:`_ACCEPT` and :data:`_APPEND`)."""
-_DROP_LOG = delete(_ROOM_LOG).where(_ROOM_LOG.c.room_id == bindparam("room"),
-                                    _ROOM_LOG.c.position < bindparam("upto"))
-_EVERY = 2**31 - 1
-"""A position past every row of a room's log."""
-_VERSION = select(_ROOMS.c.version).where(_ROOMS.c.id == bindparam("room")).with_for_update()
-
-
-def commit_action(db: Target, room: Room, seen: int, client_action_id: str | None,
-                  seat: int | None, rewrite: bool = False) -> None:
-    """Commit the room's game after one accepted action (its version was ``seen`` before) in
-    one transaction: the room's version bump (only if it is still ``seen``), the client action
-    id, and the actions the database lacks appended to the room's log. ``rewrite`` (keeper): a
-    scorekeeper room's undo or correction, after which the log no longer continues the stored
-    one: the game's whole save is written anew instead (and an earlier analysis dropped).
-
-    :raises RoomConflictError: the stored room is no longer at ``seen`` (another process wrote).
-    :raises StorageError: the database failed; nothing was written.
-    """
-    now = datetime.now(UTC)
-    version = room.version  # keeper: undos and corrections count too
-    log = room.game.log
-    with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
-        # a Session: its caller's transaction (the group commit's), no savepoint of its own
-        connection = s.connection()
-        if not rewrite and connection.dialect.name == "postgresql":
-            rows = [{"position": i, "action": action_to_dict(log[i])} for i in range(room.logged, len(log))]
-            bumped = connection.execute(_ONE_TRIP, {
-                "room": room.id, "seen": seen, "after": version, "at": now, "cid": client_action_id,
-                "seat": seat, "rows": json.dumps(rows)}).scalar()
-            if bumped != 1:  # nothing written
-                raise RoomConflictError(_("another server process moved this game first"))
-            return
-        done = connection.execute(_BUMP, {"room": room.id, "seen": seen, "after": version, "at": now})
-        if done.rowcount != 1:  # nothing written yet
-            raise RoomConflictError(_("another server process moved this game first"))
-        if client_action_id is not None:
-            connection.execute(_ACCEPT, {"room_id": room.id, "client_action_id": client_action_id,
-                                         "seat": seat, "version": version, "created_at": now})
-        if rewrite:  # keeper: the stored log is written anew
-            stored = s.get(GameRow, room.game_id, with_for_update=True)
-            assert stored is not None
-            stored.save, stored.actions = {**stored.save, "log": []}, 0
-            s.flush()
-            record_game(s, room.game, game_id=room.game_id, at=now)
-            connection.execute(_DROP_LOG, {"room": room.id, "upto": _EVERY})  # the old log's rows: all gone
-        elif room.logged < len(log):
-            connection.execute(_APPEND, [
-                {"room_id": room.id, "position": i, "action": action_to_dict(log[i])}
-                for i in range(room.logged, len(log))])
-
-
-def unfinished_rooms(db: Database, since: datetime) -> list[str]:
-    """The codes of the rooms whose game is not finished (as stored) and that moved since
-    ``since``: the games a restarted server takes up again."""
-    with reading(db) as s:
-        return list(s.scalars(select(RoomRow.code).join(GameRow, GameRow.id == RoomRow.game_id).where(
-            GameRow.finished.is_(False), RoomRow.updated_at >= since).order_by(RoomRow.id)))
-
-
-def stored_versions(db: Database, codes: list[str]) -> dict[str, int]:
-    """The stored version of each of these rooms (code -> version)."""
-    with reading(db) as s:
-        return {code: version for code, version in s.execute(
-            select(RoomRow.code, RoomRow.version).where(RoomRow.code.in_(codes)))}
-
-
-def save_game(db: Target, room: Room) -> None:
-    """Write the room's game's whole save (:func:`yatzy.storage.record_game`: what the history
-    and statistics read) and drop the room's appended actions it now holds, if the stored
-    room is still at this process's version.
-
-    :raises RoomConflictError: another process has moved the game on (it saves it then).
-    :raises StorageError: the database failed; nothing was written.
-    """
-    length = len(room.game.log)
-    with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
-        connection = s.connection()
-        if connection.execute(_VERSION, {"room": room.id}).scalar() != room.version:
-            raise RoomConflictError(_("another server process moved this game first"))
-        record_game(s, room.game, game_id=room.game_id)
-        connection.execute(_DROP_LOG, {"room": room.id, "upto": length})
-
-
-def save_stand_ins(db: Database, room_id: int, stand_ins: dict[int, str]) -> None:
-    with writing(db) as s:
-        row = s.get(RoomRow, room_id)
-        assert row is not None
-        row.stand_ins = {str(k): v for k, v in stand_ins.items()}
 
 
 # ---- a room in memory ----------------------------------------------------------------------------
@@ -424,8 +183,9 @@ class Room:
     @classmethod
     def from_record(cls, record: RoomRecord, session: Session | None = None) -> Room:
         """The room as stored; ``session``: one already made for the record's game."""
-        session = session or Session(record.game, lang=record.settings.lang)
-        room = cls(record.id, record.code, record.game_id, record.settings, record.salt, record.commitment,
+        settings = RoomSettings.from_dict(record.settings)
+        session = session or Session(record.game, lang=settings.lang)
+        room = cls(record.id, record.code, record.game_id, settings, record.salt, record.commitment,
                    session, record.stand_ins, record.taken,
                    saved=record.saved, logged=len(record.game.log), buffer_from=record.version,
                    buffered=record.version, accepted=dict(record.accepted))
@@ -565,6 +325,7 @@ class Rooms:
     def __init__(self, db: Database, pubsub: PubSub | None = None, *,
                  keep_finished: float = KEEP_FINISHED) -> None:
         self.db = db
+        self.store = RoomStore(db)
         self.keep_finished = keep_finished
         self.presence_every = PRESENCE_EVERY
         self.bot_watch = BOT_WATCH
@@ -607,7 +368,7 @@ class Rooms:
         before now, their game not finished as stored): their bots play on, and a game whose
         end was committed but not its save gets saved. Returns how many rooms were loaded; a
         room that no longer loads is logged and left alone."""
-        codes = await asyncio.to_thread(unfinished_rooms, self.db, datetime.now(UTC) - within)
+        codes = await asyncio.to_thread(self.store.unfinished, datetime.now(UTC) - within)
         for code in codes:
             try:
                 await self.get(code)
@@ -630,9 +391,9 @@ class Rooms:
         seal = "" if game.dice_from == "players" else commitment(game.seed, salt)  # keeper: no seed to seal
         table = secrets.token_urlsafe(24) if settings.hot_seat else None
         room_id, code, game_id = await self.stores.run(
-            -1, lambda s: store_room(s, game, settings, salt, seal, table))
-        record = RoomRecord(room_id, code, game_id, settings, {}, salt, seal, len(game.log), game, set(),
-                            saved=len(game.log))
+            -1, lambda s: self.store.store(s, game, asdict(settings), salt, seal, table))
+        record = RoomRecord(room_id, code, game_id, asdict(settings), {}, salt, seal, len(game.log), game,
+                            set(), saved=len(game.log))
         room = Room.from_record(record, session)
         await self._hold(room)
         return room, table
@@ -656,7 +417,7 @@ class Rooms:
         return await asyncio.shield(loading)
 
     async def _load(self, code: str) -> Room | None:
-        record = await asyncio.to_thread(load_room_record, self.db, code)
+        record = await asyncio.to_thread(self.store.load, code)
         if record is None:
             return None
         if code in self.rooms:  # made here meanwhile
@@ -707,7 +468,7 @@ class Rooms:
         if not 0 <= seat < len(seats) or seats[seat].is_bot:
             raise Refusal("bad_message",
                           _("seat {seat} is not a person's seat of this room").format(seat=seat))
-        token = await asyncio.to_thread(issue_token, self.db, room.id, "seat", seat)
+        token = await asyncio.to_thread(self.store.issue_token, room.id, "seat", seat)
         if token is None:
             room.taken.add(seat)
             raise Refusal("unauthorized", _("seat {seat} is taken already").format(seat=seat))
@@ -719,7 +480,7 @@ class Rooms:
     async def spectate(self, room: Room) -> str:
         if not room.settings.spectators:
             raise Refusal("unauthorized", _("this room has no spectators"))
-        token = await asyncio.to_thread(issue_token, self.db, room.id, "spectator")
+        token = await asyncio.to_thread(self.store.issue_token, room.id, "spectator")
         assert token is not None
         return token
 
@@ -728,10 +489,10 @@ class Rooms:
         if not token:
             raise Refusal("unauthorized",
                           _("say hello with your seat's token: join a seat or spectate first"))
-        grant = await asyncio.to_thread(check_token, self.db, room.id, token)
-        if grant is None:
+        granted = await asyncio.to_thread(self.store.check_token, room.id, token)
+        if granted is None:
             raise Refusal("unauthorized", _("this token does not belong to this room"))
-        return grant
+        return Grant(*granted)
 
     # -- presence ----------------------------------------------------------------------------
     def _seats_of(self, room: Room, grant: Grant) -> list[int]:
@@ -755,7 +516,7 @@ class Rooms:
                 for seat in back:
                     room.stand_ins.pop(seat, None)
                     room.stand_in_bots.pop(seat, None)
-                await asyncio.to_thread(save_stand_ins, self.db, room.id, dict(room.stand_ins))
+                await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))
         room.wake("presence")
         await self._publish_presence(room, refresh=bool(back))
 
@@ -961,7 +722,7 @@ class Rooms:
         had accepted this very client action id (a retry): nothing committed, the room loaded
         again."""
         try:
-            await self.commits.run(room.id, lambda s: commit_action(
+            await self.commits.run(room.id, lambda s: self.store.commit_action(
                 s, room, before, client_action_id, seat, rewrite))
         except RoomConflictError as e:
             await self._reload(room)
@@ -995,7 +756,7 @@ class Rooms:
             if room.saved >= len(room.game.log) or room.logged < len(room.game.log):
                 return
             try:
-                await self.stores.run(room.id, lambda s: save_game(s, room))
+                await self.stores.run(room.id, lambda s: self.store.save_game(s, room))
             except RoomConflictError:
                 return  # another process has moved on: it saves the game
             except StorageError as e:  # every action is in the room's log: the next save catches up
@@ -1012,9 +773,9 @@ class Rooms:
 
     async def _reload(self, room: Room) -> None:
         """Take the room's game, stand-ins and taken seats from the database again."""
-        record = await asyncio.to_thread(load_room_record, self.db, room.code)
+        record = await asyncio.to_thread(self.store.load, room.code)
         assert record is not None
-        room.session = Session(record.game, lang=record.settings.lang)
+        room.session = Session(record.game, lang=room.settings.lang)
         room.stand_ins, room.taken = record.stand_ins, record.taken
         room.saved, room.logged = record.saved, len(record.game.log)
         room.accepted.update(record.accepted)
@@ -1067,7 +828,7 @@ class Rooms:
         if not self.rooms:
             return
         try:
-            versions = await asyncio.to_thread(stored_versions, self.db, list(self.rooms))
+            versions = await asyncio.to_thread(self.store.versions, list(self.rooms))
         except StorageError as e:
             log.error("rooms could not be checked after the pub/sub came back: %s", e)
             return
@@ -1102,7 +863,7 @@ class Rooms:
                 room.away_since[seat] = now
         if message.get("refresh"):
             async with room.lock:
-                record = await asyncio.to_thread(load_room_record, self.db, room.code)
+                record = await asyncio.to_thread(self.store.load, room.code)
                 if record is not None:
                     room.taken = record.taken
                     if record.stand_ins != room.stand_ins:
@@ -1137,7 +898,7 @@ class Rooms:
                                                 "{seconds:.0f} seconds").format(
                         seat=msg.seat, seconds=room.settings.away_after))
                 room.stand_ins[msg.seat] = level
-                await asyncio.to_thread(save_stand_ins, self.db, room.id, dict(room.stand_ins))
+                await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))
         room.wake("presence")
         room.wake("game")
         await self._publish_presence(room, refresh=True)
