@@ -17,7 +17,7 @@ from test_web_support import BOT, DATABASES, Player, database_url, join, make_ro
 from yatzy.storage import Database, get_game
 from yatzy.web.app import create_app
 from yatzy.web.fairness import commitment, verify
-from yatzy.web.rooms import PRESENCE_LOST
+from yatzy.web.room import PRESENCE_LOST
 
 
 @pytest.fixture(params=DATABASES)

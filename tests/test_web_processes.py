@@ -58,14 +58,8 @@ from yatzy.storage import Database
 from yatzy.storage.rooms import RoomStore
 from yatzy.web.protocol import Act
 from yatzy.web.pubsub import InProcessPubSub, PubSub
-from yatzy.web.rooms import (
-    PRESENCE_EVERY,
-    PRESENCE_LOST,
-    Grant,
-    Refusal,
-    Rooms,
-    RoomSettings,
-)
+from yatzy.web.room import PRESENCE_EVERY, PRESENCE_LOST, Grant, Refusal, RoomSettings
+from yatzy.web.rooms import Rooms
 
 # ---- the row version, without Redis ------------------------------------------------------------
 
