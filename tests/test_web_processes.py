@@ -56,9 +56,10 @@ from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.storage import Database
 from yatzy.storage.rooms import RoomStore
+from yatzy.web.presence import PRESENCE_EVERY, PRESENCE_LOST
 from yatzy.web.protocol import Act
 from yatzy.web.pubsub import InProcessPubSub, PubSub
-from yatzy.web.room import PRESENCE_EVERY, PRESENCE_LOST, Grant, Refusal, RoomSettings
+from yatzy.web.room import Grant, Refusal, RoomSettings
 from yatzy.web.rooms import Rooms
 
 # ---- the row version, without Redis ------------------------------------------------------------

@@ -20,15 +20,11 @@ from ..game import Game
 from ..session import Session
 from ..storage.rooms import Role, RoomRecord
 from ..views import GameView, game_view
+from .presence import Crowd
 from .protocol import ErrorCode, Presence, SeatPresence
 
 EVENT_BUFFER = 2000
 """Events a room keeps in memory for clients that resume; older ones need a full state."""
-PRESENCE_EVERY = 10.0
-"""Seconds between two presence messages of a process with connections to a room (several
-processes: each says its counts again, so the others notice when it is gone)."""
-PRESENCE_LOST = 3 * PRESENCE_EVERY
-"""Seconds after which a silent process's connections count no more."""
 
 @dataclass(frozen=True)
 class RoomSettings:
@@ -106,20 +102,14 @@ class Room:
     room, so a retry needs no query (one another process accepted shows up as a conflict, after
     which the room is loaded again)."""
     listeners: set[Listener] = field(default_factory=set)
-    connected: dict[int, int] = field(default_factory=dict)
-    """Seat -> open connections of its player (a table connection counts for every person)."""
-    spectators: int = 0
-    away_since: dict[int, float] = field(default_factory=dict)
+    crowd: Crowd = field(default_factory=Crowd)
+    """Who is connected, here and in the other server processes."""
     bot_task: asyncio.Task[None] | None = None
     letting_go: asyncio.TimerHandle | None = None
     """The timer that lets go of a finished room nobody is connected to."""
     saving: asyncio.Task[None] | None = None
     """The game's whole save being written (see :meth:`Rooms.save_later`)."""
     stand_in_bots: dict[int, Player] = field(default_factory=dict)
-    remote: dict[str, tuple[dict[int, int], int, float]] = field(default_factory=dict)
-    """Other server processes' connections to this room: origin -> (seat -> count, spectators,
-    when last heard). A process says its counts again every :data:`PRESENCE_EVERY` seconds;
-    one not heard from for :data:`PRESENCE_LOST` seconds (killed, or cut off) counts no more."""
     _memo: dict[Any, Any] = field(default_factory=dict)
     """Views and messages made since the game last changed (see :meth:`memo`)."""
     _memo_of: tuple[Any, ...] = ()
@@ -134,7 +124,7 @@ class Room:
                    saved=record.saved, logged=len(record.game.log), buffer_from=record.version,
                    buffered=record.version, accepted=dict(record.accepted))
         now = time.monotonic()
-        room.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
+        room.crowd.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
         room.edits = record.version - len(record.game.log)  # keeper
         return room
 
@@ -221,40 +211,31 @@ class Room:
             view = replace(view, legal_actions=(), score_options=())
         return view
 
+    def seats_of(self, grant: Grant) -> list[int]:
+        """The seats a connection with this grant counts for (a table's: every person's)."""
+        if grant.role == "seat" and grant.seat is not None:
+            return [grant.seat]
+        if grant.role == "table":
+            return [i for i, s in enumerate(self.game.seats) if not s.is_bot]
+        return []
+
     def presence(self) -> Presence:
+        """Who is connected to each seat, who is away and for how long, and the spectators."""
         now = time.monotonic()
         seats = []
         for i, seat in enumerate(self.game.seats):
-            connected = self.connections(i) > 0
-            away = None if connected or seat.is_bot else round(now - self.away_since.get(i, now), 1)
+            connected = self.crowd.connections(i) > 0
+            away = None if connected or seat.is_bot else round(self.crowd.away_for(i, now), 1)
             seats.append(SeatPresence(
                 seat=i, name=seat.name, kind=seat.kind, taken=i in self.taken, connected=connected,
                 away_for=away, may_hand_to_bot=self.may_hand_to_bot(i, now), stand_in=self.stand_ins.get(i)))
-        spectators = self.spectators + sum(n for _seats, n, _heard in self.heard())
-        return Presence(seats=seats, spectators=spectators, away_after=self.settings.away_after)
-
-    def connections(self, seat: int) -> int:
-        """The open connections of a seat's player, in every server process."""
-        return self.connected.get(seat, 0) + sum(seats.get(seat, 0) for seats, _n, _heard in self.heard())
-
-    def heard(self) -> list[tuple[dict[int, int], int, float]]:
-        """The other processes' counts, those heard from lately; a seat whose only connections
-        were on a process gone silent is away from the moment it was last heard of."""
-        now = time.monotonic()
-        silent = [origin for origin, (_s, _n, heard) in self.remote.items() if now - heard > PRESENCE_LOST]
-        lost = [self.remote.pop(origin) for origin in silent]
-        for seats, _n, heard in lost:
-            for seat, n in seats.items():
-                if n and not self.connections(seat):  # not the time before they connected there
-                    self.away_since[seat] = heard
-        return list(self.remote.values())
+        return Presence(seats=seats, spectators=self.crowd.watching(), away_after=self.settings.away_after)
 
     def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
         """A person's seat whose player has been gone at least ``away_after`` seconds."""
-        if self.over or self.game.seats[seat].is_bot or seat in self.stand_ins or self.connections(seat):
+        if self.over or self.game.seats[seat].is_bot or seat in self.stand_ins:
             return False
-        now = time.monotonic() if now is None else now
-        return now - self.away_since.get(seat, now) >= self.settings.away_after
+        return self.crowd.gone_long(seat, self.settings.away_after, time.monotonic() if now is None else now)
 
     def wake(self, what: str) -> None:
         for listener in list(self.listeners):

@@ -39,7 +39,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
@@ -58,9 +57,10 @@ from ..storage.errors import RoomConflictError
 from ..storage.rooms import CODE_ALPHABET, CODE_LENGTH, RoomRecord, RoomStore
 from ..views import last_move
 from .fairness import commitment, new_salt
+from .presence import PresenceLoop
 from .protocol import Ack, Act, Amend, HandToBot, Undo
 from .pubsub import InProcessPubSub, PubSub, Subscription
-from .room import PRESENCE_EVERY, Grant, Refusal, Room, RoomSettings
+from .room import Grant, Refusal, Room, RoomSettings
 
 log = logging.getLogger(__name__)
 
@@ -88,13 +88,12 @@ class Rooms:
         self.db = db
         self.store = RoomStore(db)
         self.keep_finished = keep_finished
-        self.presence_every = PRESENCE_EVERY
         self.bot_watch = BOT_WATCH
         self.closed = False
-        self._presence_task: asyncio.Task[None] | None = None
         self.pubsub = pubsub or InProcessPubSub()
         self.pubsub.on_reconnect = self.catch_up
         self.rooms: dict[str, Room] = {}
+        self.presence = PresenceLoop(self.pubsub, self.rooms)
         self._subscriptions: dict[str, Subscription] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         """Rooms being loaded from the database: code -> the load (shared by all who ask)."""
@@ -110,14 +109,10 @@ class Rooms:
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
-        if self._presence_task is not None:
-            self._presence_task.cancel()
+        self.presence.stop()
         saves = [room.saving for room in self.rooms.values() if room.saving is not None]
         await asyncio.gather(*saves, return_exceptions=True)
-        for room in self.rooms.values():
-            if room.connected or room.spectators:  # the other processes forget this one's connections
-                room.connected, room.spectators = {}, 0
-                await self._publish_presence(room)
+        await self.presence.leave()  # the other processes forget this one's connections
         for sub in self._subscriptions.values():
             await sub.close()
         self._subscriptions.clear()
@@ -235,7 +230,7 @@ class Rooms:
             raise Refusal("unauthorized", _("seat {seat} is taken already").format(seat=seat))
         room.taken.add(seat)
         room.wake("presence")
-        await self._publish_presence(room, refresh=True)
+        await self.presence.publish(room, refresh=True)
         return seat, token
 
     async def spectate(self, room: Room) -> str:
@@ -256,21 +251,11 @@ class Rooms:
         return Grant(*granted)
 
     # -- presence ----------------------------------------------------------------------------
-    def _seats_of(self, room: Room, grant: Grant) -> list[int]:
-        if grant.role == "seat" and grant.seat is not None:
-            return [grant.seat]
-        if grant.role == "table":
-            return [i for i, s in enumerate(room.game.seats) if not s.is_bot]
-        return []
-
     async def connected(self, room: Room, grant: Grant) -> None:
         """Someone connected: count them, and end a stand-in for their seat (they are back)."""
-        seats = self._seats_of(room, grant)
-        for seat in seats:
-            room.connected[seat] = room.connected.get(seat, 0) + 1
-        if grant.role == "spectator":
-            room.spectators += 1
-        self._keep_saying_presence()
+        seats = room.seats_of(grant)
+        room.crowd.came(seats, grant.role == "spectator")
+        self.presence.keep_saying()
         back = [s for s in seats if s in room.stand_ins]
         if back:
             async with room.lock:
@@ -279,48 +264,13 @@ class Rooms:
                     room.stand_in_bots.pop(seat, None)
                 await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))
         room.wake("presence")
-        await self._publish_presence(room, refresh=bool(back))
+        await self.presence.publish(room, refresh=bool(back))
 
     async def disconnected(self, room: Room, grant: Grant) -> None:
-        now = time.monotonic()
-        for seat in self._seats_of(room, grant):
-            room.connected[seat] = max(0, room.connected.get(seat, 0) - 1)
-            if not room.connections(seat):
-                room.away_since[seat] = now
-        if grant.role == "spectator":
-            room.spectators = max(0, room.spectators - 1)
+        room.crowd.left(room.seats_of(grant), grant.role == "spectator")
         room.wake("presence")
-        await self._publish_presence(room)
+        await self.presence.publish(room)
         self._let_go_later(room)
-
-    def _keep_saying_presence(self) -> None:
-        """Several processes: start the task that says this process's counts again every
-        :data:`PRESENCE_EVERY` seconds, for each room it has connections to."""
-        if type(self.pubsub) is InProcessPubSub or (self._presence_task and not self._presence_task.done()):
-            return
-        self._presence_task = asyncio.get_running_loop().create_task(self._say_presence())
-
-    async def _say_presence(self) -> None:
-        while True:
-            await asyncio.sleep(self.presence_every)
-            for room in list(self.rooms.values()):
-                try:
-                    before = len(room.remote)
-                    if before and len(room.heard()) != before:  # a process went silent: its players are away
-                        room.wake("presence")
-                    if any(room.connected.values()) or room.spectators:
-                        await self._publish_presence(room)
-                except Exception:  # the others would take this process's players for gone
-                    log.exception("room %s: presence could not be said again", room.code)
-
-    async def _publish_presence(self, room: Room, refresh: bool = False) -> None:
-        """Tell the other processes this one's connections to the room (``refresh``: the
-        taken seats or stand-ins changed, read them again)."""
-        if type(self.pubsub) is InProcessPubSub:
-            return  # one process: nobody else to tell
-        await self.pubsub.publish(f"room:{room.code}", {
-            "kind": "presence", "origin": self.pubsub.origin, "refresh": refresh,
-            "connected": {str(k): v for k, v in room.connected.items() if v}, "spectators": room.spectators})
 
     # -- actions -----------------------------------------------------------------------------
     async def act(self, room: Room, grant: Grant, msg: Act, lang: str,
@@ -608,20 +558,7 @@ class Rooms:
             room.wake("game")
 
     async def _remote_presence(self, room: Room, message: dict[str, Any]) -> None:
-        origin = str(message["origin"])
-        seats = {int(k): int(v) for k, v in dict(message.get("connected", {})).items()}
-        spectators = int(message.get("spectators", 0))
-        known = room.remote.get(origin, ({}, 0, 0.0))
-        changed = (known[0], known[1]) != (seats, spectators)  # else only a repeat: nobody to tell
-        gone = [s for s, n in known[0].items() if n and not seats.get(s)]
-        if seats or spectators:
-            room.remote[origin] = (seats, spectators, time.monotonic())
-        else:
-            room.remote.pop(origin, None)
-        now = time.monotonic()
-        for seat in gone:
-            if not room.connections(seat):
-                room.away_since[seat] = now
+        changed = room.crowd.hear(message)
         if message.get("refresh"):
             async with room.lock:
                 record = await asyncio.to_thread(self.store.load, room.code)
@@ -662,7 +599,7 @@ class Rooms:
                 await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))
         room.wake("presence")
         room.wake("game")
-        await self._publish_presence(room, refresh=True)
+        await self.presence.publish(room, refresh=True)
         self.ensure_bots(room)
 
     def ensure_bots(self, room: Room) -> None:
