@@ -39,7 +39,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -60,13 +60,11 @@ from .fairness import commitment, new_salt
 from .presence import PresenceLoop
 from .protocol import Ack, Act, Amend, HandToBot, Undo
 from .pubsub import InProcessPubSub, PubSub, Subscription
+from .relay import Relay
 from .room import Grant, Refusal, Room, RoomSettings
 
 log = logging.getLogger(__name__)
 
-GAP_WAIT = 1.0
-"""Seconds to wait for another process's events that the database already has, before the
-clients get a full state instead."""
 RESUME_WITHIN = timedelta(days=1)
 """How recently a room must have moved for a restarted server to take its game up again at
 once (older ones load when someone opens them)."""
@@ -91,9 +89,10 @@ class Rooms:
         self.bot_watch = BOT_WATCH
         self.closed = False
         self.pubsub = pubsub or InProcessPubSub()
-        self.pubsub.on_reconnect = self.catch_up
         self.rooms: dict[str, Room] = {}
         self.presence = PresenceLoop(self.pubsub, self.rooms)
+        self.relay = Relay(self.store, self.pubsub, self.rooms)
+        self.pubsub.on_reconnect = self.relay.catch_up
         self._subscriptions: dict[str, Subscription] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         """Rooms being loaded from the database: code -> the load (shared by all who ask)."""
@@ -187,7 +186,8 @@ class Rooms:
     async def _hold(self, room: Room) -> None:
         """Hold a room from now on: listen on its channel and start its bots."""
         self.rooms[room.code] = room
-        self._subscriptions[room.code] = await self.pubsub.subscribe(f"room:{room.code}", self._handler(room))
+        channel = f"room:{room.code}"
+        self._subscriptions[room.code] = await self.pubsub.subscribe(channel, self.relay.handler(room))
         self.ensure_bots(room)
         self._let_go_later(room)
 
@@ -436,13 +436,13 @@ class Rooms:
             await self.commits.run(room.id, lambda s: self.store.commit_action(
                 s, room, before, client_action_id, seat, rewrite))
         except RoomConflictError as e:
-            await self._reload(room)
+            await self.relay.reload(room)
             if client_action_id is not None and client_action_id in room.accepted:
                 return None
             raise Refusal("conflict", str(e), resync=True) from None
         except StorageError as e:
             log.error("room %s: commit failed: %s", room.code, e)
-            await self._reload(room)
+            await self.relay.reload(room)
             raise Refusal("storage", _("the game could not be saved, so the move was not made: {error}")
                           .format(error=e), resync=True) from None
         room.logged = len(room.game.log)
@@ -482,94 +482,11 @@ class Rooms:
             if game_id in (None, room.game_id) and room.saving is not None and not room.saving.done():
                 await asyncio.shield(room.saving)
 
-    async def _reload(self, room: Room) -> None:
-        """Take the room's game, stand-ins and taken seats from the database again."""
-        record = await asyncio.to_thread(self.store.load, room.code)
-        assert record is not None
-        room.session = Session(record.game, lang=room.settings.lang)
-        room.stand_ins, room.taken = record.stand_ins, record.taken
-        room.saved, room.logged = record.saved, len(record.game.log)
-        room.accepted.update(record.accepted)
-        room.edits = record.version - len(record.game.log)  # keeper
-        room.stand_in_bots.clear()
-        if room.buffered > record.version:  # never happens unless the database lost actions
-            room.buffer, room.buffer_from, room.buffered = [], record.version, record.version
-        if room.buffered < room.version:
-            # another process's actions: their events are on the way (until they are in, clients
-            # are not caught up); if they never come, the clients get a full state
-            asyncio.get_running_loop().call_later(GAP_WAIT, self._give_up_gap, room, room.version)
-
     async def _publish(self, room: Room, before: int, batch: list[dict[str, Any]]) -> None:
         await self.pubsub.publish(f"room:{room.code}", {"kind": "game", "room": room.code, "before": before,
                                                          "version": room.version, "events": batch})
         if room.over:
             self._let_go_later(room)
-
-    def _handler(self, room: Room) -> Callable[[dict[str, Any]], Awaitable[None]]:
-        async def handle(message: dict[str, Any]) -> None:
-            await self._published(room, message)
-
-        return handle
-
-    async def _published(self, room: Room, message: dict[str, Any]) -> None:
-        """A room's message from the pub/sub. A game's: reload if another process moved the
-        game (keeping its events when they follow on from this process's), then wake every
-        connection of the room here. Another process's presence: its counts, and the taken
-        seats and stand-ins again if they changed."""
-        if message.get("kind") == "presence":
-            if message.get("origin") != self.pubsub.origin:
-                await self._remote_presence(room, message)
-            return
-        version = int(message.get("version", 0))
-        if version > room.version or room.buffered < version:
-            async with room.lock:
-                if version > room.version:
-                    await self._reload(room)
-                before = int(message.get("before", -1))
-                if room.buffered < version <= room.version and before >= room.buffered:
-                    room.remember(list(message.get("events", [])), before, version)
-                if room.buffered < room.version:
-                    return  # more of the events are on the way: the last of them wakes the clients
-        room.wake("game")
-
-    async def catch_up(self) -> None:
-        """After the pub/sub was cut off (Redis restarted), the messages published meanwhile
-        are lost: every room held here is checked against the database, and one that another
-        process moved is loaded again and its clients get a full state."""
-        if not self.rooms:
-            return
-        try:
-            versions = await asyncio.to_thread(self.store.versions, list(self.rooms))
-        except StorageError as e:
-            log.error("rooms could not be checked after the pub/sub came back: %s", e)
-            return
-        for code, version in versions.items():
-            room = self.rooms.get(code)
-            if room is None or version <= room.version:
-                continue
-            async with room.lock:
-                if version > room.version:
-                    await self._reload(room)
-                    self._give_up_gap(room, room.version)
-
-    def _give_up_gap(self, room: Room, version: int) -> None:
-        if room.buffered < version <= room.version:
-            room.buffer, room.buffer_from, room.buffered = [], room.version, room.version
-            room.wake("game")
-
-    async def _remote_presence(self, room: Room, message: dict[str, Any]) -> None:
-        changed = room.crowd.hear(message)
-        if message.get("refresh"):
-            async with room.lock:
-                record = await asyncio.to_thread(self.store.load, room.code)
-                if record is not None:
-                    room.taken = record.taken
-                    if record.stand_ins != room.stand_ins:
-                        room.stand_ins = record.stand_ins
-                        room.stand_in_bots.clear()
-                        room.wake("game")
-        if changed or message.get("refresh"):
-            room.wake("presence")
 
     # -- bots --------------------------------------------------------------------------------
     async def hand_to_bot(self, room: Room, grant: Grant, msg: HandToBot, lang: str) -> None:
