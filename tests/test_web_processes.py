@@ -117,7 +117,7 @@ def test_two_processes_holding_a_bot_room_do_not_race_for_every_bot_move(kind: s
 
 async def _bots_on_two(db: Database) -> None:
     one, two = Rooms(db, InProcessPubSub()), Rooms(db, InProcessPubSub())
-    one.bot_watch = two.bot_watch = 0.5
+    one.bots.watch = two.bots.watch = 0.5
     lost = {"one": 0, "two": 0}
     for name, rooms in (("one", one), ("two", two)):
         real = rooms._commit

@@ -45,7 +45,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..actions import Roll, parse_action
-from ..bots import BOTS, make_bot
 from ..errors import IllegalActionError, InvalidActionError, YatzyError
 from ..game import Game
 from ..i18n import _, language
@@ -56,6 +55,7 @@ from ..storage.database import GroupCommit
 from ..storage.errors import RoomConflictError
 from ..storage.rooms import CODE_ALPHABET, CODE_LENGTH, RoomRecord, RoomStore
 from ..views import last_move
+from .botloop import BotLoop
 from .fairness import commitment, new_salt
 from .presence import PresenceLoop
 from .protocol import Ack, Act, Amend, HandToBot, Undo
@@ -68,9 +68,6 @@ log = logging.getLogger(__name__)
 RESUME_WITHIN = timedelta(days=1)
 """How recently a room must have moved for a restarted server to take its game up again at
 once (older ones load when someone opens them)."""
-BOT_WATCH = 5.0
-"""Seconds a process that found another one playing a room's bots waits before it looks
-whether the game still moves (if not, it plays the bots itself)."""
 KEEP_FINISHED = 300.0
 """Seconds a finished game's room stays in memory once nobody here is connected to it; then
 it is let go (read back from the database if asked for again), so a long-running server
@@ -86,12 +83,12 @@ class Rooms:
         self.db = db
         self.store = RoomStore(db)
         self.keep_finished = keep_finished
-        self.bot_watch = BOT_WATCH
         self.closed = False
         self.pubsub = pubsub or InProcessPubSub()
         self.rooms: dict[str, Room] = {}
         self.presence = PresenceLoop(self.pubsub, self.rooms)
         self.relay = Relay(self.store, self.pubsub, self.rooms)
+        self.bots = BotLoop(self, self.store, self.presence)
         self.pubsub.on_reconnect = self.relay.catch_up
         self._subscriptions: dict[str, Subscription] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -188,7 +185,7 @@ class Rooms:
         self.rooms[room.code] = room
         channel = f"room:{room.code}"
         self._subscriptions[room.code] = await self.pubsub.subscribe(channel, self.relay.handler(room))
-        self.ensure_bots(room)
+        self.bots.ensure(room)
         self._let_go_later(room)
 
     def _let_go_later(self, room: Room) -> None:
@@ -256,15 +253,9 @@ class Rooms:
         seats = room.seats_of(grant)
         room.crowd.came(seats, grant.role == "spectator")
         self.presence.keep_saying()
-        back = [s for s in seats if s in room.stand_ins]
-        if back:
-            async with room.lock:
-                for seat in back:
-                    room.stand_ins.pop(seat, None)
-                    room.stand_in_bots.pop(seat, None)
-                await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))
+        back = await self.bots.back(room, seats)
         room.wake("presence")
-        await self.presence.publish(room, refresh=bool(back))
+        await self.presence.publish(room, refresh=back)
 
     async def disconnected(self, room: Room, grant: Grant) -> None:
         room.crowd.left(room.seats_of(grant), grant.role == "spectator")
@@ -310,7 +301,7 @@ class Rooms:
                     return
                 on_accepted(Ack(id=msg.id, version=room.version))
         await self._publish(room, before, batch)
-        self.ensure_bots(room)
+        self.bots.ensure(room)
 
     @staticmethod
     def _duplicate(room: Room, grant: Grant, client_action_id: str,
@@ -490,91 +481,34 @@ class Rooms:
 
     # -- bots --------------------------------------------------------------------------------
     async def hand_to_bot(self, room: Room, grant: Grant, msg: HandToBot, lang: str) -> None:
-        """Let a bot play an away player's seat (their boxes are played, never scored zero).
+        """Let a bot play an away player's seat (see :meth:`BotLoop.hand_to_bot`).
 
         :raises Refusal: a spectator asked, not a person's seat, not away long enough, or an
             unknown bot level.
         """
-        with language(lang):
-            if grant.role == "spectator":
-                raise Refusal("spectator", _("spectators watch; they do not play"))
-            if room.keeper:
-                raise Refusal("illegal_action", _("in a scorekeeper room the dice are thrown at the table: "
-                                                  "no bot can play a seat"))
-            level = msg.level.strip().lower()
-            if level not in BOTS:
-                raise Refusal("unknown_bot", _("unknown bot “{bot}”; choose one of {bots}").format(
-                    bot=msg.level, bots=", ".join(BOTS)))
-            if not 0 <= msg.seat < len(room.game.seats) or room.game.seats[msg.seat].is_bot:
-                raise Refusal("not_away", _("seat {seat} is not a person's seat").format(seat=msg.seat))
-            async with room.lock:
-                if not room.may_hand_to_bot(msg.seat):
-                    raise Refusal("not_away", _("seat {seat} may go to a bot once its player has been away "
-                                                "{seconds:.0f} seconds").format(
-                        seat=msg.seat, seconds=room.settings.away_after))
-                room.stand_ins[msg.seat] = level
-                await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))
-        room.wake("presence")
-        room.wake("game")
-        await self.presence.publish(room, refresh=True)
-        self.ensure_bots(room)
+        await self.bots.hand_to_bot(room, grant, msg, lang)
 
-    def ensure_bots(self, room: Room) -> None:
-        """Start the room's bot loop if a bot is to move and none is running."""
-        if room.bot_turn() and (room.bot_task is None or room.bot_task.done()):
+    def holds(self, room: Room) -> bool:
+        """Whether this process holds the room still (and is not shutting down)."""
+        return not self.closed and self.rooms.get(room.code) is room
+
+    async def play_bot(self, room: Room) -> bool:
+        """The move of the bot whose turn it is, committed and published like a person's
+        action; False if no bot is to move now, or it could not move.
+
+        :raises Refusal: another process moved first, or the database failed (the room is
+            loaded again).
+        """
+        async with room.lock:
+            if not room.bot_turn():
+                return False
+            before, seat = room.version, room.game.state.current
             try:
-                room.bot_task = asyncio.get_running_loop().create_task(self._run_bots(room))
-            except RuntimeError:  # no event loop (a synchronous caller): the next action starts it
-                room.bot_task = None
-
-    def _bot_move(self, room: Room) -> list[Event]:
-        g = room.game
-        seat = g.state.current
-        if g.seats[seat].is_bot:
-            return room.session.step()
-        level = room.stand_ins[seat]
-        bot = room.stand_in_bots.get(seat)
-        if bot is None:
-            bot = room.stand_in_bots[seat] = make_bot(level, g.ruleset)
-        return room.session.act(bot.act(g), seat)
-
-    async def _run_bots(self, room: Room) -> None:
-        """Bots move at the room's pace until a person is to play; each move is committed
-        and published like a person's."""
-        while room.bot_turn():
-            await asyncio.sleep(room.settings.bot_pace)
-            async with room.lock:
-                if not room.bot_turn():
-                    return
-                before, seat = room.version, room.game.state.current
-                try:
-                    events = await asyncio.to_thread(self._bot_move, room)
-                except YatzyError:
-                    log.exception("room %s: the bot of seat %s could not move", room.code, seat)
-                    return
-                try:
-                    batch = await self._commit(room, before, events, None, seat)
-                except Refusal:
-                    # another process moved first (it plays this room's bots too), or the database
-                    # failed: this one stands back, and takes over if the game stops moving
-                    self._watch_bots(room)
-                    return
-                assert batch is not None
-            await self._publish(room, before, batch)
-
-    def _watch_bots(self, room: Room) -> None:
-        """Look at a room again after a while (``bot_watch`` seconds, or three of its bot moves):
-        a bot still to move and the game not moved since, this process plays the bots (the
-        process that did has stopped); the game moved, look again later."""
-        version = room.version
-
-        def look() -> None:
-            if self.closed or self.rooms.get(room.code) is not room or not room.bot_turn():
-                return
-            if room.version == version:
-                self.ensure_bots(room)
-            else:
-                self._watch_bots(room)
-
-        asyncio.get_running_loop().call_later(max(self.bot_watch, 3 * room.settings.bot_pace), look)
-
+                events = await asyncio.to_thread(self.bots.move, room)
+            except YatzyError:
+                log.exception("room %s: the bot of seat %s could not move", room.code, seat)
+                return False
+            batch = await self._commit(room, before, events, None, seat)
+            assert batch is not None
+        await self._publish(room, before, batch)
+        return True
