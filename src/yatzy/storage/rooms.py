@@ -67,13 +67,17 @@ class RoomRecord:
     stand_ins: dict[int, str]
     salt: str
     commitment: str
-    version: int
     game: Game
     taken: set[int]
     saved: int = 0
     """How many of the game's actions its save in ``games`` holds (the rest are appended rows)."""
     accepted: dict[str, tuple[int | None, int]] = field(default_factory=dict)
     """Every accepted client action id -> (seat, version after)."""
+
+    @property
+    def version(self) -> int:
+        """The room's version: its game's (:attr:`~yatzy.game.Game.version`), as the row keeps it."""
+        return self.game.version
 
 
 class HeldRoom(Protocol):
@@ -86,8 +90,6 @@ class HeldRoom(Protocol):
     def game_id(self) -> int: ...
     @property
     def game(self) -> Game: ...
-    @property
-    def version(self) -> int: ...
     @property
     def logged(self) -> int:
         """How many of the game's actions the database holds (the save's, then appended rows)."""
@@ -182,10 +184,10 @@ class RoomStore:
         except YatzyError as e:
             raise StorageError(_("stored game {id} does not load: {error}").format(
                 id=row.game_id, error=e)) from None
+        game.edits = max(row.version - len(game.log), 0)  # keeper: undos and corrections, not in the save
         return RoomRecord(row.id, row.code, row.game_id, dict(row.settings),
                           {int(k): str(v) for k, v in row.stand_ins.items()}, row.salt, row.commitment,
-                          max(row.version, len(game.log)), game, {t for t in taken if t is not None},
-                          saved, accepted)
+                          game, {t for t in taken if t is not None}, saved, accepted)
 
     def issue_token(self, room_id: int, role: Role, seat: int | None = None) -> str | None:
         """A new secret token for a role (a seat's only if the seat has none yet: else None)."""
@@ -222,7 +224,7 @@ class RoomStore:
         :raises StorageError: the database failed; nothing was written.
         """
         now = datetime.now(UTC)
-        version = room.version  # keeper: undos and corrections count too
+        version = room.game.version  # keeper: undos and corrections count too
         log = room.game.log
         with writing(target) if isinstance(target, Database) else contextlib.nullcontext(target) as s:
             # a Session: its caller's transaction (the group commit's), no savepoint of its own
@@ -280,7 +282,7 @@ class RoomStore:
         length = len(room.game.log)
         with writing(target) if isinstance(target, Database) else contextlib.nullcontext(target) as s:
             connection = s.connection()
-            if connection.execute(_VERSION, {"room": room.id}).scalar() != room.version:
+            if connection.execute(_VERSION, {"room": room.id}).scalar() != room.game.version:
                 raise RoomConflictError(_("another server process moved this game first"))
             record_game(s, room.game, game_id=room.game_id)
             connection.execute(_DROP_LOG, {"room": room.id, "upto": length})

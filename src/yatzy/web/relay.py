@@ -48,7 +48,6 @@ class Relay:
         room.stand_ins, room.taken = record.stand_ins, record.taken
         room.saved, room.logged = record.saved, len(record.game.log)
         room.accepted.update(record.accepted)
-        room.edits = record.version - len(record.game.log)  # keeper
         room.stand_in_bots.clear()
         if room.buffered > record.version:  # never happens unless the database lost actions
             room.buffer, room.buffer_from, room.buffered = [], record.version, record.version

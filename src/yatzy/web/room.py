@@ -86,9 +86,6 @@ class Room:
     """How many of the game's actions its save in ``games`` holds."""
     logged: int = 0
     """How many of the game's actions the database holds (the save's, then appended rows)."""
-    edits: int = 0
-    """The version less the log's length (keeper): every accepted change adds 1 to the
-    version, but a scorekeeper room's undo shortens the log and a correction may."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     buffer: list[dict[str, Any]] = field(default_factory=list)
     """Recent events (each with its version), for clients that resume."""
@@ -125,7 +122,6 @@ class Room:
                    buffered=record.version, accepted=dict(record.accepted))
         now = time.monotonic()
         room.crowd.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
-        room.edits = record.version - len(record.game.log)  # keeper
         return room
 
     @property
@@ -134,9 +130,8 @@ class Room:
 
     @property
     def version(self) -> int:
-        """The number of changes accepted: the log's length, plus a scorekeeper room's undos
-        and corrections (keeper)."""
-        return len(self.game.log) + self.edits
+        """The game's :attr:`~yatzy.game.Game.version`: the changes accepted so far."""
+        return self.game.version
 
     @property
     def keeper(self) -> bool:
@@ -206,7 +201,7 @@ class Room:
 
     def _view(self, grant: Grant, lang: str) -> GameView:
         viewer = grant.seat if grant.role == "seat" else None
-        view = replace(game_view(self.game, viewer, lang, self.session.seq), version=self.version)  # keeper
+        view = game_view(self.game, viewer, lang, self.session.seq)
         if grant.role == "spectator" or (not self.over and self.game.state.current in self.stand_ins):
             view = replace(view, legal_actions=(), score_options=())
         return view

@@ -144,8 +144,8 @@ class Rooms:
         table = secrets.token_urlsafe(24) if settings.hot_seat else None
         room_id, code, game_id = await self.stores.run(
             -1, lambda s: self.store.store(s, game, asdict(settings), salt, seal, table))
-        record = RoomRecord(room_id, code, game_id, asdict(settings), {}, salt, seal, len(game.log), game,
-                            set(), saved=len(game.log))
+        record = RoomRecord(room_id, code, game_id, asdict(settings), {}, salt, seal, game, set(),
+                            saved=len(game.log))
         room = Room.from_record(record, session)
         await self._hold(room)
         return room, table
@@ -365,7 +365,7 @@ class Rooms:
                 if grant.role == "seat" and owner is not None and owner != grant.seat:
                     raise Refusal("other_seat", _("your token plays seat {mine}, not seat {seat}").format(
                         mine=grant.seat, seat=owner))
-                before, length = room.version, len(g.log)
+                before = room.version
                 room.session.lang = lang
                 try:
                     if isinstance(msg, Undo):
@@ -385,7 +385,6 @@ class Rooms:
                     raise Refusal("illegal_action", str(e)) from None
                 finally:
                     room.session.lang = room.settings.lang
-                room.edits += length + 1 - len(g.log)  # the version goes up by one
                 batch = await self._commit(room, before, events, msg.id, owner, rewrite=True)
                 if batch is None:  # another process had accepted it: the room is loaded again
                     self._duplicate(room, grant, msg.id, on_accepted)
@@ -441,7 +440,7 @@ class Rooms:
             room.saved = room.logged
         elif room.over:
             self.save_later(room)
-        batch = [{**d, "version": d["version"] + room.edits} for d in map(Event.to_dict, events)]  # keeper
+        batch = [event.to_dict() for event in events]
         room.remember(batch, before)
         if client_action_id is not None:
             room.accepted[client_action_id] = (seat, room.version)
