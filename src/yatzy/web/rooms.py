@@ -1,37 +1,32 @@
-"""Rooms: one game each, its seats and tokens, and the one writer that changes it.
+"""The rooms' authority: the one writer that changes a room's game, and the order in which
+a change is checked, applied, committed, acknowledged and published.
 
-A room has a short code (the invite), a ruleset with options, seats for people and bots,
-settings (coach on or off, spectators, hot seat, bot pace, how long a player may be away),
-secret tokens (the database keeps only their SHA-256) and the dice commitment
-(:mod:`yatzy.web.fairness`).
+:class:`Rooms` is what the routes call: it makes rooms, loads them back, issues and checks
+their tokens, counts connections, and takes every action (a person's :meth:`~Rooms.act`, a
+scorekeeper room's :meth:`~Rooms.edit`, a bot's :meth:`~Rooms.play_bot`). Its neighbours:
+:mod:`.room` (a room in memory), :mod:`yatzy.storage.rooms` (its rows: the
+:class:`~yatzy.storage.rooms.RoomStore`), :mod:`.presence` (who is connected, told to the
+other processes), :mod:`.relay` (catching up with the other processes) and :mod:`.botloop`
+(when the bots move).
 
 **One writer per game.** In a process, every change of a room happens under the room's
-asyncio lock. Across processes, the room's row carries a version (the number of accepted
-actions): an action is committed only if the row still has the version the process saw
-(``UPDATE ... WHERE version = :seen``), in the same transaction as the client action id and
-the action itself, appended to the room's log (``room_log``: one small row, whatever the
-game's length). A process that loses the race reloads the room from the database and the
-client gets a full state. The game's whole save (:func:`yatzy.storage.record_game`, what
-the history and statistics read) is written once, at the end of the game, after the last
-action is acknowledged, in a transaction of its own (and within the action's transaction
-after a scorekeeper room's undo or correction): an action that ends a game is acknowledged
-as fast as any other, and a save that fails or never happens loses nothing, the actions
-being in the room's log (a restarted server saves a game whose end it finds unsaved). So
-while a game is played, the history lists it as it was at the start.
+asyncio lock. Across processes, the room's row carries the game's version
+(:attr:`~yatzy.game.Game.version`, which the session's events and the views carry too): an
+action is committed only if the row still has the version the process saw, and a process
+that loses the race reloads the room from the database (the client gets a full state). The
+game's whole save is written once, at the end of the game, after the last action is
+acknowledged, in a transaction of its own (and within the action's transaction after a
+scorekeeper room's undo or correction): an action that ends a game is acknowledged as fast as
+any other, and a save that fails or never happens loses nothing, the actions being in the
+room's log (a restarted server saves a game whose end it finds unsaved). So while a game is
+played, the history lists it as it was at the start.
 
-**Several processes.** Every accepted action is published on the room's channel
-(``room:CODE``) with its events and the versions before and after it. A process that holds
-the room and sees a version newer than its own loads the room back from the database and
-wakes its clients, each of whom gets their own view (and the events, when they follow on
-from what the process had). Presence is published too: each process its own counts of
-connections, which the others add to theirs; a taken seat or a stand-in bot makes the
-others read those from the database again.
-
-**Committed before broadcast.** An action is applied to the game in memory, committed, and
-only then acknowledged and published; if the commit fails the room is reloaded from the
-database, so memory never runs ahead of what is stored. A restarted server loads each room
-back (lazily, on first use) from its last committed action: the save's log and the appended
-actions after it, every roll checked against the seed (a room's log cannot choose dice).
+**Committed before broadcast.** An action is applied to the game in memory, committed (in a
+group commit with the other rooms' actions waiting then), and only then acknowledged and
+published on the room's channel with its events and the versions before and after it; if
+the commit fails the room is reloaded from the database, so memory never runs ahead of what
+is stored. A restarted server loads each room back (lazily, on first use) from its last
+committed action.
 """
 
 from __future__ import annotations
@@ -73,7 +68,6 @@ KEEP_FINISHED = 300.0
 it is let go (read back from the database if asked for again), so a long-running server
 holds only the games being played."""
 
-# ---- every room of this process --------------------------------------------------------------------
 
 class Rooms:
     """The rooms a server process holds: made, loaded back, played, and fanned out."""
