@@ -26,6 +26,7 @@ from .protocol import ErrorCode, Presence, SeatPresence
 EVENT_BUFFER = 2000
 """Events a room keeps in memory for clients that resume; older ones need a full state."""
 
+
 @dataclass(frozen=True)
 class RoomSettings:
     """How a room plays, chosen when it is made."""
