@@ -138,7 +138,8 @@ async def _bots_on_two(db: Database) -> None:
     while made.version < 24:  # two thirds of the game
         assert time.monotonic() < deadline
         await asyncio.sleep(0.01)
-    assert made.version == RoomStore(db).load(made.code).version  # type: ignore[union-attr]
+    async with made.lock:  # not between a bot's move in memory and its commit
+        assert made.version == RoomStore(db).load(made.code).version  # type: ignore[union-attr]
     assert sum(lost.values()) <= 3, lost  # a race at the start, a look every 0.5 s (not one per move)
     one.closed = True  # the first process goes away (it may have been the one playing)
     if made.bot_task is not None:
