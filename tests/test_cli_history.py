@@ -13,7 +13,7 @@ runner = CliRunner()
 
 
 def test_a_played_game_is_read_back_by_history(tmp_path: Path) -> None:
-    from yatzy.storage.database import DB_FILE
+    from yatzy.storage.engine import DB_FILE
 
     db = f"sqlite:///{tmp_path / DB_FILE}"
     env = {"YATZY_DATA_DIR": str(tmp_path)}

@@ -132,6 +132,22 @@ def test_undo_score_but_not_roll() -> None:
     assert g.state.players[0].card == {"ones": dice.count(1)}
 
 
+def test_the_version_counts_every_action_undo_and_correction_once() -> None:
+    g = Game("yatzy", ["a"], dice_from="players")
+    g.play(Roll((), (1, 2, 3, 4, 6)))
+    g.play(Score("chance"))
+    assert g.version == len(g.log) == 2
+    g.undo()  # the log shortens, the version goes on
+    assert len(g.log) == 1 and g.version == 3
+    g.play(Score("sixes"))
+    g.amend(0, [Roll((), (1, 1, 1, 1, 1)), Roll((), (6, 6, 6, 6, 6)), Score("sixes")])
+    assert len(g.log) == 3 and g.version == 5 == g.clone().version
+    with pytest.raises(IllegalActionError):
+        g.amend(1, [Score("ones")])  # refused: no change
+    assert g.version == 5
+    assert Game.from_dict(g.to_dict()).version == 3  # not in the save: a store that keeps it sets it
+
+
 def test_seeded_games_repeat() -> None:
     a, b = Game("yatzy", seed=42), Game("yatzy", seed=42)
     assert [a.roll() for _ in range(3)] == [b.roll() for _ in range(3)]

@@ -210,6 +210,17 @@ def test_a_person_waits_for_input_and_acts_only_on_their_turn() -> None:
     assert all(getattr(e, "player", 1) == 1 for e in events[:-1])
 
 
+def test_a_correction_is_one_change_more_whatever_it_does_to_the_log() -> None:
+    game = Game("yatzy", ["Ann"], dice_from="players")
+    session = Session(game)
+    session.act("r = 12346")
+    session.act("r = 11111")
+    session.act("s ones")
+    (amended,) = session.amend(0, ["r = 66666", "s chance"])
+    assert len(game.log) == 2 and amended.version == game.version == 4
+    assert session.view().version == game.clone().version == 4
+
+
 def test_undo_takes_back_a_persons_score_until_the_next_roll() -> None:
     game = Game("yatzy", [Seat("Ann"), Seat.bot("greedy", "Bo")], seed=8)
     session = Session(game)
@@ -223,7 +234,7 @@ def test_undo_takes_back_a_persons_score_until_the_next_roll() -> None:
     assert session.waiting_for() is None
     (undone,) = session.undo()
     assert isinstance(undone, Undone) and (undone.player, undone.action) == (0, "s chance")
-    assert undone.version == 1
+    assert undone.version == game.version == 3 and len(game.log) == 1  # the roll, the score, its undo
     assert session.waiting_for() == 0 and game.state.dice == dice and game.state.players[0].card == {}
     session.act("s ones")
     session.step()  # Bo rolls: Ann's score stands

@@ -17,7 +17,7 @@ from test_web_support import BOT, DATABASES, Player, database_url, join, make_ro
 from yatzy.storage import Database, get_game
 from yatzy.web.app import create_app
 from yatzy.web.fairness import commitment, verify
-from yatzy.web.rooms import PRESENCE_LOST
+from yatzy.web.presence import PRESENCE_LOST
 
 
 @pytest.fixture(params=DATABASES)
@@ -253,10 +253,10 @@ def test_a_finished_room_nobody_watches_is_let_go_and_read_back_when_asked(clien
 def test_another_processs_connections_count_until_it_falls_silent(client: TestClient) -> None:
     code = make_room(client)["code"]
     room = client.app.state.rooms.rooms[code]  # type: ignore[attr-defined]
-    room.remote["other"] = ({0: 1}, 2, time.monotonic())  # Ann and two spectators, on another process
-    assert room.connections(0) == 1 and room.presence().spectators == 2
+    room.crowd.remote["other"] = ({0: 1}, 2, time.monotonic())  # Ann and two spectators, on another process
+    assert room.crowd.connections(0) == 1 and room.presence().spectators == 2
     assert not room.presence().seats[0].away_for
-    room.remote["other"] = ({0: 1}, 2, time.monotonic() - PRESENCE_LOST - 5)  # killed: says no more
+    room.crowd.remote["other"] = ({0: 1}, 2, time.monotonic() - PRESENCE_LOST - 5)  # killed: says no more
     presence = room.presence()
-    assert room.connections(0) == 0 and presence.spectators == 0 and "other" not in room.remote
+    assert room.crowd.connections(0) == 0 and presence.spectators == 0 and "other" not in room.crowd.remote
     assert presence.seats[0].away_for >= PRESENCE_LOST + 5  # away since it was last heard of

@@ -4,6 +4,7 @@ round; no fairness commitment, nothing to verify. A normal room refuses typed di
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,16 @@ import pytest
 from fastapi.testclient import TestClient
 
 from test_web_support import BOT, DOZZY_ROUNDS, Player, db_url, join, make_room
+from yatzy.game import Game
+from yatzy.seats import Seat
+from yatzy.session import Event
 from yatzy.storage import Database, get_game, load_game
+from yatzy.storage.rooms import RoomStore
 from yatzy.web.app import create_app
+from yatzy.web.protocol import Ack, Act, Amend, Undo
+from yatzy.web.pubsub import InProcessPubSub
+from yatzy.web.room import Grant, Room, RoomSettings
+from yatzy.web.rooms import Rooms
 
 
 @pytest.fixture
@@ -201,3 +210,59 @@ def test_a_dozzy_round_corrected_into_a_box_with_a_choice_of_tiles(client: TestC
             expected.apply(parse_action(action))
         assert isinstance(expected.log[-1], Score)
         assert table.view["board"]["tiles_out"] == sorted(expected.state.out)
+
+
+def test_a_keeper_rooms_version_is_its_games_in_events_views_acks_and_the_database(tmp_path: Path) -> None:
+    """An undo and a correction are one change each, though they shorten the log or change its
+    length: the session's events, the views, the acks, the published messages and the room's
+    row all carry the game's one version (nothing added on the way), also once the room is
+    loaded back by another server and corrected again there."""
+    with Database(db_url(tmp_path)) as db:
+        asyncio.run(_keeper_versions(db))
+
+
+async def _keeper_versions(db: Database) -> None:
+    ann = Grant("seat", 0)
+    first = Rooms(db, InProcessPubSub())
+    room, _table = await first.create(Game("yatzy", [Seat("Ann")], dice_from="players"), RoomSettings())
+    heard: list[Event] = []
+    room.session.subscribe(heard.append)
+    published: list[dict[str, Any]] = []
+
+    async def publish(message: dict[str, Any]) -> None:
+        published.append(message)
+
+    await first.pubsub.subscribe(f"room:{room.code}", publish)
+    acks: list[Ack] = []
+
+    async def check(room: Room, version: int) -> None:
+        stored = await asyncio.to_thread(RoomStore(db).load, room.code)
+        assert stored is not None and stored.version == stored.game.version == version
+        assert room.version == room.game.version == version == acks[-1].version
+        assert room.view(ann, "en").version == version
+        assert published[-1]["version"] == version and published[-1]["events"][-1]["version"] == version
+        assert heard[-1].version == version and heard[-1].to_dict()["version"] == version
+
+    await first.act(room, ann, Act(id="r1", version=0, action="r = 12346"), "en", acks.append)
+    await first.act(room, ann, Act(id="s1", version=1, action="s chance"), "en", acks.append)
+    await first.edit(room, ann, Undo(id="u1", version=2), "en", acks.append)
+    assert len(room.game.log) == 1  # the roll: the score undone
+    await check(room, 3)
+    await first.act(room, ann, Act(id="s2", version=3, action="s sixes"), "en", acks.append)
+    await check(room, 4)
+    fix = Amend(id="f1", version=4, turn=0, actions=["r = 12346", "r = 11111", "s ones"])
+    await first.edit(room, ann, fix, "en", acks.append)
+    assert len(room.game.log) == 3  # the round's three actions instead of two
+    await check(room, 5)
+    await first.close()
+
+    second = Rooms(db, InProcessPubSub())  # a restarted server
+    again = await second.get(room.code)
+    assert again is not None and again.version == again.game.version == 5 and len(again.game.log) == 3
+    heard.clear()
+    again.session.subscribe(heard.append)
+    await second.pubsub.subscribe(f"room:{again.code}", publish)
+    await second.edit(again, ann, Amend(id="f2", version=5, turn=0, dice=[6, 6, 6, 6, 6], box="chance"),
+                      "en", acks.append)
+    await check(again, 6)
+    await second.close()

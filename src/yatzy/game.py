@@ -141,6 +141,10 @@ class Game:
         self.seed = secrets.randbits(63) if seed is None else seed
         self._rng = random.Random(self.seed)
         self.log: list[Action] = []
+        self.edits = 0
+        """How far :attr:`version` is ahead of the log's length: an undo or a correction is one
+        change more while it shortens the log (or changes its length). Not in the save: a store
+        that keeps a game's version (a room's row) sets it again when it loads the game."""
         self.state = GameState([PlayerState(s.name) for s in self.seats])
         self.roll_offs: list[dict[int, int]] = []
         """Roll-off rounds: player index -> the die they rolled (ties roll again)."""
@@ -187,6 +191,13 @@ class Game:
     @property
     def player(self) -> PlayerState:
         return self.state.players[self.state.current]
+
+    @property
+    def version(self) -> int:
+        """The number of changes the game has been through: every action played, every undo
+        and every correction counts one (a view or an event of this version shows the game as
+        it is now); a client that saw another version saw a stale game."""
+        return len(self.log) + self.edits
 
     @property
     def is_over(self) -> bool:
@@ -474,6 +485,8 @@ class Game:
                            first=self._chosen_first(), dice_from=self.dice_from, where=where)
 
     def _become(self, rebuilt: Game) -> None:
+        """Take the rebuilt game's place (an undo or a correction): one change more."""
+        self.edits += len(self.log) + 1 - len(rebuilt.log)
         self.state, self.log, self.movers = rebuilt.state, rebuilt.log, rebuilt.movers
         self._rng = rebuilt._rng
 

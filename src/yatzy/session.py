@@ -63,7 +63,7 @@ class SaveError(YatzyError):
 @dataclass(frozen=True)
 class Event:
     """Something that happened. ``seq`` counts the session's events from 1; ``version`` is the
-    number of actions in the game's log right after it (a view of that version shows it)."""
+    game's :attr:`~yatzy.game.Game.version` right after it (a view of that version shows it)."""
 
     kind: ClassVar[str] = "event"
     seq: int
@@ -314,7 +314,7 @@ class Session:
 
     def _next(self) -> tuple[int, int]:
         self._seq += 1
-        return self._seq, len(self.game.log)
+        return self._seq, self.game.version
 
     def start(self) -> list[Event]:
         """The opening events, once: the roll-off, if this game began with one. Every move

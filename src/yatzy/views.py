@@ -175,7 +175,8 @@ class GameView:
     """A game as one viewer may see it. Build it with :func:`game_view`."""
 
     version: int
-    """The number of actions played (undo lowers it): a client can tell a stale view."""
+    """The game's :attr:`~yatzy.game.Game.version` (every action, undo and correction counts
+    one): a client can tell a stale view."""
     seq: int
     """The number of events the session had sent when the view was made (0 outside a session):
     the view shows the game after the event with this ``seq``."""
@@ -323,7 +324,7 @@ def _game_view(game: Game, viewer: int | None, lang: str, seq: int) -> GameView:
     normal, saved = (0, 0) if over else game.rolls_split()
     outcome = game.outcome()
     return GameView(
-        version=len(game.log), seq=seq, ruleset=rs.name, title=_(rs.title), dice_from=game.dice_from,
+        version=game.version, seq=seq, ruleset=rs.name, title=_(rs.title), dice_from=game.dice_from,
         lang=lang, viewer=viewer,
         players=tuple(_player_view(game, i, lang, totals) for i in range(n)),
         current=None if over else st.current, round=game.round_number, rounds=rs.turns,

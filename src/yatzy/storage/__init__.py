@@ -10,9 +10,11 @@
     player_stats(db, "yatzy"); records(db, "yatzy"); score_histogram(db, "yatzy", bin=10)
     store_analysis(db, game_id, analyse(game))        # points lost to the coach, per seat
 
-Where each thing lives: ``database`` (URL, engine, :class:`Database`, transactions),
-``migrate`` (Alembic in code: :func:`upgrade`), ``schema`` (the tables), ``games`` (record,
-load, list), ``stats`` (statistics), ``errors``; the migrations in ``migrations/versions``.
+Where each thing lives: ``engine`` (URL, engine, data folder), ``database`` (:class:`Database`,
+transactions, group commits), ``migrate`` (Alembic in code: :func:`upgrade`), ``schema`` (the
+tables), ``games`` (record, load, list), ``stats`` (statistics), ``rooms`` (the browser app's
+rooms: :class:`~yatzy.storage.rooms.RoomStore`), ``errors``; the migrations in
+``migrations/versions``.
 
 Every function takes a :class:`Database` (a write is one transaction, committed at its end)
 or a SQLAlchemy ``Session`` (a write is a savepoint in the session's transaction, and the
@@ -28,7 +30,8 @@ to anyone: summaries, statistics and records carry neither, and :func:`load_game
 
 from __future__ import annotations
 
-from .database import Database, data_dir, default_url, make_engine
+from .database import Database
+from .engine import data_dir, default_url, make_engine
 from .errors import GameConflictError, StorageError, UnknownGameError
 from .games import (
     GameSummary,

@@ -1,116 +1,29 @@
-"""Where the games live: an engine from a URL, the :class:`Database` that holds it, and the
-transactions every read and write goes through.
-
-By default the database is a SQLite file in the user's data folder
-(``platformdirs.user_data_dir("yatzy")``, or ``$YATZY_DATA_DIR``); a URL such as
-``postgresql+psycopg://user@host/yatzy`` puts it in PostgreSQL instead (the 'postgres'
-extra brings the driver).
+"""Where the games live: the :class:`Database` that holds an engine (:mod:`.engine`) with
+its schema brought up to date (:mod:`.migrate`), and the transactions every read and write
+goes through.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, TypeVar
 
-import platformdirs
-from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
+from sqlalchemy import URL, Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..i18n import _
+from .engine import WRITE, make_engine, reason, shown
 from .errors import StorageError
+from .migrate import upgrade as upgrade_schema
 
 T = TypeVar("T")
-
-DB_FILE = "games.sqlite3"
-"""The default database's file name in the data folder."""
-
-WRITE = "yatzy_write"
-"""Execution option on a connection whose transaction writes (SQLite: BEGIN IMMEDIATE)."""
-
-
-def data_dir() -> Path:
-    """The user's data folder for yatzy ($YATZY_DATA_DIR if set)."""
-    env = os.environ.get("YATZY_DATA_DIR")
-    return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("yatzy"))
-
-
-def default_url() -> str:
-    """The SQLite file in :func:`data_dir`."""
-    return f"sqlite:///{data_dir() / DB_FILE}"
-
-
-def shown(url: str | URL) -> str:
-    """A URL fit for a message or a log: the password hidden."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except SQLAlchemyError:
-        return "<unreadable database URL>"
-
-
-def make_engine(url: str | URL | None = None) -> Engine:
-    """An engine for ``url`` (the default SQLite file when None; its folder is made).
-
-    SQLite gets real transactions (SQLAlchemy emits BEGIN, writes BEGIN IMMEDIATE so two
-    writers queue instead of failing), foreign keys and a 15 s wait for a locked file;
-    ``postgresql://`` means the psycopg 3 driver.
-
-    :raises StorageError: the URL is not one SQLAlchemy reads, its driver is not installed,
-        or the default folder cannot be made.
-    """
-    if url is None:
-        folder = data_dir()
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise StorageError(_("could not make the folder {path} for the game database: {reason}").format(
-                path=folder, reason=e.strerror or e)) from None
-        url = default_url()
-    try:
-        u = make_url(url)
-        if u.drivername == "postgresql":
-            u = u.set(drivername="postgresql+psycopg")
-        options: dict[str, Any] = {}
-        if u.get_backend_name() == "sqlite":
-            options["connect_args"] = {"timeout": 15}
-        else:
-            options["pool_pre_ping"] = True
-        engine = create_engine(u, **options)
-    except ImportError as e:
-        raise StorageError(
-            _("the database driver for {url} is not installed ({reason}); PostgreSQL needs "
-              "pip install 'yatzy[postgres]'").format(url=shown(url), reason=e)) from None
-    except (SQLAlchemyError, ValueError) as e:
-        raise StorageError(_("“{url}” is not a database URL this program can use: {reason}").format(
-            url=shown(url), reason=e)) from None
-    if engine.dialect.name == "sqlite":
-        _sqlite_transactions(engine)
-    return engine
-
-
-def _sqlite_transactions(engine: Engine) -> None:
-    """Let SQLAlchemy, not the sqlite3 module, begin transactions (so reads, DDL and
-    savepoints are inside them), and turn foreign keys on."""
-
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(connection: Any) -> None:
-        write = connection.get_execution_options().get(WRITE, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 class Database:
@@ -133,8 +46,6 @@ class Database:
         self.write_lock = threading.RLock() if self.engine.dialect.name == "sqlite" else None
         """SQLite: held by a thread of this process while it writes (see above)."""
         if upgrade:
-            from .migrate import upgrade as upgrade_schema
-
             upgrade_schema(self.engine)
 
     @property
@@ -180,13 +91,6 @@ class Database:
 
 Target = Database | Session
 """What the storage functions take: a Database, or a Session whose transaction they join."""
-
-
-def reason(e: BaseException) -> str:
-    """The database's own words for an error (the driver's message, without SQL)."""
-    orig = getattr(e, "orig", None)
-    text = str(orig if orig is not None else e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
 
 
 def write_failed(e: BaseException) -> StorageError:

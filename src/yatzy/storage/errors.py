@@ -17,3 +17,7 @@ class UnknownGameError(StorageError):
 class GameConflictError(StorageError):
     """The game does not continue the one stored under that id: another ruleset, seats or
     seed, a log that is not the stored log plus new actions, or another source of dice."""
+
+
+class RoomConflictError(StorageError):
+    """Another server process committed an action to this room first."""

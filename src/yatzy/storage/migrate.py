@@ -16,7 +16,7 @@ from sqlalchemy import URL, Connection, Engine, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..i18n import _
-from .database import WRITE, make_engine, reason
+from .engine import WRITE, make_engine, reason
 from .errors import StorageError
 
 if TYPE_CHECKING:

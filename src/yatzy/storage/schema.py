@@ -150,10 +150,12 @@ class SeatRow(Base):
 class RoomRow(Base):
     """A room of the web server: its short code, its game, its settings and the dice commitment.
 
-    ``version`` is the room's row version, the number of actions of its game accepted so far:
-    a server process commits an action only if the version is still the one it saw, so two
-    processes never both apply an action to one game (optimistic concurrency). The seed
-    itself stays in the game's save; ``commitment`` (sha256 of salt and seed) is public.
+    ``version`` is the room's row version, its game's :attr:`~yatzy.game.Game.version` (every
+    action, undo and correction accepted so far; the save does not keep it, so a room loaded
+    back takes it from here): a server process commits an action only if the version is still
+    the one it saw, so two processes never both apply an action to one game (optimistic
+    concurrency). The seed itself stays in the game's save; ``commitment`` (sha256 of salt
+    and seed) is public.
     """
 
     __tablename__ = "rooms"

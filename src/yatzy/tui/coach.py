@@ -185,7 +185,7 @@ class CoachPanel(Vertical):
 
         def position() -> Position | None:
             """Read on the UI thread, where the game changes: None if it has moved on."""
-            if len(game.log) != version or game.state.dice is None:
+            if game.version != version or game.state.dice is None:
                 return None
             return coach.position_of(game)
 

@@ -23,7 +23,7 @@ from ..rules import Ruleset
 from ..solver.coach import Coach, Option
 from ..solver.solve import solve
 from .protocol import CoachAdvice, CoachOption, CoachRequest, Error
-from .rooms import Grant, Refusal, Room
+from .room import Grant, Refusal, Room
 
 __all__ = ["COACHES", "Build", "Coaches", "advise", "follow_up"]
 

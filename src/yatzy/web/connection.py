@@ -41,7 +41,8 @@ from .protocol import (
     Welcome,
     parse_client,
 )
-from .rooms import Grant, Refusal, Room, Rooms
+from .room import Grant, Refusal, Room
+from .rooms import Rooms
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ from ..errors import YatzyError
 from ..i18n import _, check_language, language
 from ..storage import Database
 from .protocol import ErrorCode
-from .rooms import Room, Rooms
+from .room import Room
+from .rooms import Rooms
 
 __all__ = [
     "STATUS", "Analyses", "AnalysesDep", "BaseUrl", "Clients", "ClientsDep", "DatabaseDep", "LangDep",

@@ -1,563 +1,73 @@
-"""Rooms: one game each, its seats and tokens, and the one writer that changes it.
+"""The rooms' authority: the one writer that changes a room's game, and the order in which
+a change is checked, applied, committed, acknowledged and published.
 
-A room has a short code (the invite), a ruleset with options, seats for people and bots,
-settings (coach on or off, spectators, hot seat, bot pace, how long a player may be away),
-secret tokens (the database keeps only their SHA-256) and the dice commitment
-(:mod:`yatzy.web.fairness`).
+:class:`Rooms` is what the routes call: it makes rooms, loads them back, issues and checks
+their tokens, counts connections, and takes every action (a person's :meth:`~Rooms.act`, a
+scorekeeper room's :meth:`~Rooms.edit`, a bot's :meth:`~Rooms.play_bot`). Its neighbours:
+:mod:`.room` (a room in memory), :mod:`yatzy.storage.rooms` (its rows: the
+:class:`~yatzy.storage.rooms.RoomStore`), :mod:`.presence` (who is connected, told to the
+other processes), :mod:`.relay` (catching up with the other processes) and :mod:`.botloop`
+(when the bots move).
 
 **One writer per game.** In a process, every change of a room happens under the room's
-asyncio lock. Across processes, the room's row carries a version (the number of accepted
-actions): an action is committed only if the row still has the version the process saw
-(``UPDATE ... WHERE version = :seen``), in the same transaction as the client action id and
-the action itself, appended to the room's log (``room_log``: one small row, whatever the
-game's length). A process that loses the race reloads the room from the database and the
-client gets a full state. The game's whole save (:func:`yatzy.storage.record_game`, what
-the history and statistics read) is written once, at the end of the game, after the last
-action is acknowledged, in a transaction of its own (and within the action's transaction
-after a scorekeeper room's undo or correction): an action that ends a game is acknowledged
-as fast as any other, and a save that fails or never happens loses nothing, the actions
-being in the room's log (a restarted server saves a game whose end it finds unsaved). So
-while a game is played, the history lists it as it was at the start.
+asyncio lock. Across processes, the room's row carries the game's version
+(:attr:`~yatzy.game.Game.version`, which the session's events and the views carry too): an
+action is committed only if the row still has the version the process saw, and a process
+that loses the race reloads the room from the database (the client gets a full state). The
+game's whole save is written once, at the end of the game, after the last action is
+acknowledged, in a transaction of its own (and within the action's transaction after a
+scorekeeper room's undo or correction): an action that ends a game is acknowledged as fast as
+any other, and a save that fails or never happens loses nothing, the actions being in the
+room's log (a restarted server saves a game whose end it finds unsaved). So while a game is
+played, the history lists it as it was at the start.
 
-**Several processes.** Every accepted action is published on the room's channel
-(``room:CODE``) with its events and the versions before and after it. A process that holds
-the room and sees a version newer than its own loads the room back from the database and
-wakes its clients, each of whom gets their own view (and the events, when they follow on
-from what the process had). Presence is published too: each process its own counts of
-connections, which the others add to theirs; a taken seat or a stand-in bot makes the
-others read those from the database again.
-
-**Committed before broadcast.** An action is applied to the game in memory, committed, and
-only then acknowledged and published; if the commit fails the room is reloaded from the
-database, so memory never runs ahead of what is stored. A restarted server loads each room
-back (lazily, on first use) from its last committed action: the save's log and the appended
-actions after it, every roll checked against the seed (a room's log cannot choose dice).
+**Committed before broadcast.** An action is applied to the game in memory, committed (in a
+group commit with the other rooms' actions waiting then), and only then acknowledged and
+published on the room's channel with its events and the versions before and after it; if
+the commit fails the room is reloaded from the database, so memory never runs ahead of what
+is stored. A restarted server loads each room back (lazily, on first use) from its last
+committed action.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
-import json
 import logging
 import secrets
-import time
-from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal, cast
-
-from sqlalchemy import Table, bindparam, delete, insert, select, text, update
+from typing import Any
 
 from ..actions import Roll, parse_action
-from ..bots import BOTS, Player, make_bot
 from ..errors import IllegalActionError, InvalidActionError, YatzyError
-from ..game import Game, action_to_dict
+from ..game import Game
 from ..i18n import _, language
 from ..scorekeeping import correction, rounds
 from ..session import Event, Session
-from ..storage import Database, StorageError, record_game
-from ..storage.database import GroupCommit, Target, reading, writing
-from ..storage.games import replay_save
-from ..storage.schema import GameRow, RoomActionRow, RoomLogRow, RoomRow, RoomTokenRow, UtcDateTime
-from ..views import GameView, game_view, last_move
+from ..storage import Database, StorageError
+from ..storage.database import GroupCommit
+from ..storage.errors import RoomConflictError
+from ..storage.rooms import CODE_ALPHABET, CODE_LENGTH, RoomRecord, RoomStore
+from ..views import last_move
+from .botloop import BotLoop
 from .fairness import commitment, new_salt
-from .protocol import Ack, Act, Amend, ErrorCode, HandToBot, Presence, SeatPresence, Undo
+from .presence import PresenceLoop
+from .protocol import Ack, Act, Amend, HandToBot, Undo
 from .pubsub import InProcessPubSub, PubSub, Subscription
+from .relay import Relay
+from .room import Grant, Refusal, Room, RoomSettings
 
 log = logging.getLogger(__name__)
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Room codes: capitals and digits a person reads aloud without doubt (no I, L, O, 0, 1)."""
-CODE_LENGTH = 6
-EVENT_BUFFER = 2000
-"""Events a room keeps in memory for clients that resume; older ones need a full state."""
-GAP_WAIT = 1.0
-"""Seconds to wait for another process's events that the database already has, before the
-clients get a full state instead."""
 RESUME_WITHIN = timedelta(days=1)
 """How recently a room must have moved for a restarted server to take its game up again at
 once (older ones load when someone opens them)."""
-PRESENCE_EVERY = 10.0
-"""Seconds between two presence messages of a process with connections to a room (several
-processes: each says its counts again, so the others notice when it is gone)."""
-PRESENCE_LOST = 3 * PRESENCE_EVERY
-"""Seconds after which a silent process's connections count no more."""
-BOT_WATCH = 5.0
-"""Seconds a process that found another one playing a room's bots waits before it looks
-whether the game still moves (if not, it plays the bots itself)."""
 KEEP_FINISHED = 300.0
 """Seconds a finished game's room stays in memory once nobody here is connected to it; then
 it is let go (read back from the database if asked for again), so a long-running server
 holds only the games being played."""
 
-Role = Literal["seat", "table", "spectator"]
-
-
-def hash_token(token: str) -> str:
-    """What the database keeps of a token: its SHA-256, as hex."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-@dataclass(frozen=True)
-class RoomSettings:
-    """How a room plays, chosen when it is made."""
-
-    coach: bool = True
-    """Whether the coach may be asked during play."""
-    spectators: bool = True
-    hot_seat: bool = False
-    """One browser plays every person's seat with the table token."""
-    bot_pace: float = 0.8
-    """Seconds between two bot moves."""
-    away_after: float = 60.0
-    """Seconds a player may be gone before the others may hand their seat to a bot."""
-    lang: str = "en"
-    """The room's language (a bot's messages, default names)."""
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        return cls(**known)
-
-
-@dataclass(frozen=True)
-class Grant:
-    """What a token lets its holder do: play a seat, play the table (hot seat), or watch."""
-
-    role: Role
-    seat: int | None = None
-
-
-class Refusal(Exception):  # noqa: N818 - a refusal is the expected answer, not a failure
-    """An action or request refused, with the protocol's error code and a message in the
-    client's language; ``resync``: the client must get a full state after it."""
-
-    def __init__(self, code: ErrorCode, message: str, resync: bool = False) -> None:
-        super().__init__(message)
-        self.code, self.message, self.resync = code, message, resync
-
-
-class RoomConflictError(StorageError):
-    """Another server process committed an action to this room first."""
-
-
-# ---- storage: synchronous, run in a thread from the event loop -----------------------------------
-
-@dataclass
-class RoomRecord:
-    """A room as stored: its row's values and its game, replayed."""
-
-    id: int
-    code: str
-    game_id: int
-    settings: RoomSettings
-    stand_ins: dict[int, str]
-    salt: str
-    commitment: str
-    version: int
-    game: Game
-    taken: set[int]
-    saved: int = 0
-    """How many of the game's actions its save in ``games`` holds (the rest are appended rows)."""
-    accepted: dict[str, tuple[int | None, int]] = field(default_factory=dict)
-    """Every accepted client action id -> (seat, version after)."""
-
-
-def store_room(db: Target, game: Game, settings: RoomSettings, salt: str, commitment: str,
-               table_token: str | None = None) -> tuple[int, str, int]:
-    """Store a new room, its game and (a hot-seat room) the table's token in one transaction
-    (a Database's own, or the caller's Session's); returns (room id, code, game id)."""
-    now = datetime.now(UTC)
-    with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
-        game_id = record_game(s, game, at=now)  # keeper: the game says where its dice come from
-        code = new_code()
-        while s.scalar(select(RoomRow.id).where(RoomRow.code == code)) is not None:
-            code = new_code()
-        row = RoomRow(code=code, game_id=game_id, settings=asdict(settings), stand_ins={}, salt=salt,
-                      commitment=commitment, version=len(game.log), created_at=now, updated_at=now)
-        s.add(row)
-        s.flush()
-        if table_token is not None:
-            s.add(RoomTokenRow(token_hash=hash_token(table_token), room_id=row.id, role="table", seat=None,
-                               created_at=now))
-            s.flush()
-        return row.id, code, game_id
-
-
-def load_room_record(db: Database, code: str) -> RoomRecord | None:
-    """The room with this code, its game replayed from the database (None if there is none):
-    the save's log, then the actions appended after it, seeded dice checked against the seed.
-
-    :raises StorageError: the database failed, or the stored game no longer loads.
-    """
-    with reading(db) as s:
-        row = s.scalar(select(RoomRow).where(RoomRow.code == code))
-        if row is None:
-            return None
-        stored = s.get(GameRow, row.game_id)
-        if stored is None:
-            raise StorageError(_("there is no game {id} in the database").format(id=row.game_id))
-        save, dice_from = stored.save, stored.dice_from
-        saved = len(save["log"])
-        appended = s.execute(select(RoomLogRow.position, RoomLogRow.action).where(
-            RoomLogRow.room_id == row.id, RoomLogRow.position >= saved).order_by(RoomLogRow.position)).all()
-        taken = set(s.scalars(select(RoomTokenRow.seat).where(
-            RoomTokenRow.room_id == row.id, RoomTokenRow.role == "seat")))
-        accepted = {cid: (seat, version) for cid, seat, version in s.execute(
-            select(RoomActionRow.client_action_id, RoomActionRow.seat, RoomActionRow.version)
-            .where(RoomActionRow.room_id == row.id))}
-    if [p for p, _a in appended] != list(range(saved, saved + len(appended))):
-        raise StorageError(_("stored game {id} does not load: its appended actions have gaps").format(
-            id=row.game_id))
-    try:
-        game = replay_save({**save, "log": [*save["log"], *(a for _p, a in appended)]}, dice_from)
-    except YatzyError as e:
-        raise StorageError(_("stored game {id} does not load: {error}").format(
-            id=row.game_id, error=e)) from None
-    return RoomRecord(row.id, row.code, row.game_id, RoomSettings.from_dict(row.settings),
-                      {int(k): str(v) for k, v in row.stand_ins.items()}, row.salt, row.commitment,
-                      max(row.version, len(game.log)), game, {t for t in taken if t is not None},
-                      saved, accepted)
-
-
-def issue_token(db: Database, room_id: int, role: Role, seat: int | None = None) -> str | None:
-    """A new secret token for a role (a seat's only if the seat has none yet: else None)."""
-    token = secrets.token_urlsafe(24)
-    with writing(db) as s:
-        if role == "seat":
-            s.execute(select(RoomRow.id).where(RoomRow.id == room_id).with_for_update())
-            held = s.scalar(select(RoomTokenRow.token_hash).where(
-                RoomTokenRow.room_id == room_id, RoomTokenRow.role == "seat", RoomTokenRow.seat == seat))
-            if held is not None:
-                return None
-        s.add(RoomTokenRow(token_hash=hash_token(token), room_id=room_id, role=role, seat=seat,
-                           created_at=datetime.now(UTC)))
-    return token
-
-
-def check_token(db: Database, room_id: int, token: str) -> Grant | None:
-    """What a token grants in a room (None: no such token in this room)."""
-    with reading(db) as s:
-        row = s.get(RoomTokenRow, hash_token(token))
-        if row is None or row.room_id != room_id:
-            return None
-        return Grant(row.role, row.seat)  # type: ignore[arg-type]
-
-
-_ROOMS = cast(Table, RoomRow.__table__)
-_ROOM_LOG = cast(Table, RoomLogRow.__table__)
-# an action's statements, made once (their compiled form is cached; made anew for each action,
-# each one's cache key was worked out again on the writer thread)
-_BUMP = (update(_ROOMS).where(_ROOMS.c.id == bindparam("room"), _ROOMS.c.version == bindparam("seen"))
-         .values(version=bindparam("after"), updated_at=bindparam("at")))
-_ACCEPT = insert(cast(Table, RoomActionRow.__table__))
-_APPEND = insert(_ROOM_LOG)
-_ONE_TRIP = text("""
-    WITH bump AS (
-        UPDATE rooms SET version = :after, updated_at = :at WHERE id = :room AND version = :seen RETURNING id
-    ), accepted AS (
-        INSERT INTO room_actions (room_id, client_action_id, seat, version, created_at)
-        SELECT id, CAST(:cid AS varchar), CAST(:seat AS integer), :after, :at FROM bump
-        WHERE CAST(:cid AS varchar) IS NOT NULL
-    ), appended AS (
-        INSERT INTO room_log (room_id, position, action)
-        SELECT bump.id, x.position, x.action
-        FROM bump, jsonb_to_recordset(CAST(:rows AS jsonb)) AS x(position integer, action jsonb)
-    )
-    SELECT count(*) FROM bump
-""").bindparams(bindparam("at", type_=UtcDateTime()))
-"""PostgreSQL: an action's three writes in one statement, one round trip to the server
-instead of three (the same rows as :data:`_BUMP`, :data:`_ACCEPT` and :data:`_APPEND`)."""
-_DROP_LOG = delete(_ROOM_LOG).where(_ROOM_LOG.c.room_id == bindparam("room"),
-                                    _ROOM_LOG.c.position < bindparam("upto"))
-_EVERY = 2**31 - 1
-"""A position past every row of a room's log."""
-_VERSION = select(_ROOMS.c.version).where(_ROOMS.c.id == bindparam("room")).with_for_update()
-
-
-def commit_action(db: Target, room: Room, seen: int, client_action_id: str | None,
-                  seat: int | None, rewrite: bool = False) -> None:
-    """Commit the room's game after one accepted action (its version was ``seen`` before) in
-    one transaction: the room's version bump (only if it is still ``seen``), the client action
-    id, and the actions the database lacks appended to the room's log. ``rewrite`` (keeper): a
-    scorekeeper room's undo or correction, after which the log no longer continues the stored
-    one: the game's whole save is written anew instead (and an earlier analysis dropped).
-
-    :raises RoomConflictError: the stored room is no longer at ``seen`` (another process wrote).
-    :raises StorageError: the database failed; nothing was written.
-    """
-    now = datetime.now(UTC)
-    version = room.version  # keeper: undos and corrections count too
-    log = room.game.log
-    with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
-        # a Session: its caller's transaction (the group commit's), no savepoint of its own
-        connection = s.connection()
-        if not rewrite and connection.dialect.name == "postgresql":
-            rows = [{"position": i, "action": action_to_dict(log[i])} for i in range(room.logged, len(log))]
-            bumped = connection.execute(_ONE_TRIP, {
-                "room": room.id, "seen": seen, "after": version, "at": now, "cid": client_action_id,
-                "seat": seat, "rows": json.dumps(rows)}).scalar()
-            if bumped != 1:  # nothing written
-                raise RoomConflictError(_("another server process moved this game first"))
-            return
-        done = connection.execute(_BUMP, {"room": room.id, "seen": seen, "after": version, "at": now})
-        if done.rowcount != 1:  # nothing written yet
-            raise RoomConflictError(_("another server process moved this game first"))
-        if client_action_id is not None:
-            connection.execute(_ACCEPT, {"room_id": room.id, "client_action_id": client_action_id,
-                                         "seat": seat, "version": version, "created_at": now})
-        if rewrite:  # keeper: the stored log is written anew
-            stored = s.get(GameRow, room.game_id, with_for_update=True)
-            assert stored is not None
-            stored.save, stored.actions = {**stored.save, "log": []}, 0
-            s.flush()
-            record_game(s, room.game, game_id=room.game_id, at=now)
-            connection.execute(_DROP_LOG, {"room": room.id, "upto": _EVERY})  # the old log's rows: all gone
-        elif room.logged < len(log):
-            connection.execute(_APPEND, [
-                {"room_id": room.id, "position": i, "action": action_to_dict(log[i])}
-                for i in range(room.logged, len(log))])
-
-
-def unfinished_rooms(db: Database, since: datetime) -> list[str]:
-    """The codes of the rooms whose game is not finished (as stored) and that moved since
-    ``since``: the games a restarted server takes up again."""
-    with reading(db) as s:
-        return list(s.scalars(select(RoomRow.code).join(GameRow, GameRow.id == RoomRow.game_id).where(
-            GameRow.finished.is_(False), RoomRow.updated_at >= since).order_by(RoomRow.id)))
-
-
-def stored_versions(db: Database, codes: list[str]) -> dict[str, int]:
-    """The stored version of each of these rooms (code -> version)."""
-    with reading(db) as s:
-        return {code: version for code, version in s.execute(
-            select(RoomRow.code, RoomRow.version).where(RoomRow.code.in_(codes)))}
-
-
-def save_game(db: Target, room: Room) -> None:
-    """Write the room's game's whole save (:func:`yatzy.storage.record_game`: what the history
-    and statistics read) and drop the room's appended actions it now holds, if the stored
-    room is still at this process's version.
-
-    :raises RoomConflictError: another process has moved the game on (it saves it then).
-    :raises StorageError: the database failed; nothing was written.
-    """
-    length = len(room.game.log)
-    with writing(db) if isinstance(db, Database) else contextlib.nullcontext(db) as s:
-        connection = s.connection()
-        if connection.execute(_VERSION, {"room": room.id}).scalar() != room.version:
-            raise RoomConflictError(_("another server process moved this game first"))
-        record_game(s, room.game, game_id=room.game_id)
-        connection.execute(_DROP_LOG, {"room": room.id, "upto": length})
-
-
-def save_stand_ins(db: Database, room_id: int, stand_ins: dict[int, str]) -> None:
-    with writing(db) as s:
-        row = s.get(RoomRow, room_id)
-        assert row is not None
-        row.stand_ins = {str(k): v for k, v in stand_ins.items()}
-
-
-# ---- a room in memory ----------------------------------------------------------------------------
-
-Listener = Callable[[str], None]
-"""A connection's wake-up call: "game" (the game moved) or "presence" (someone came or went)."""
-
-
-@dataclass(eq=False)
-class Room:
-    """A loaded room: its game's session, who is connected, and recent events."""
-
-    id: int
-    code: str
-    game_id: int
-    settings: RoomSettings
-    salt: str
-    commitment: str
-    session: Session
-    stand_ins: dict[int, str]
-    taken: set[int]
-    saved: int = 0
-    """How many of the game's actions its save in ``games`` holds."""
-    logged: int = 0
-    """How many of the game's actions the database holds (the save's, then appended rows)."""
-    edits: int = 0
-    """The version less the log's length (keeper): every accepted change adds 1 to the
-    version, but a scorekeeper room's undo shortens the log and a correction may."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    buffer: list[dict[str, Any]] = field(default_factory=list)
-    """Recent events (each with its version), for clients that resume."""
-    buffer_from: int = 0
-    """Every event after this version is in the buffer..."""
-    buffered: int = 0
-    """... up to this version (behind :attr:`version` while another process's events are on
-    their way: clients get a full state until then)."""
-    accepted: dict[str, tuple[int | None, int]] = field(default_factory=dict)
-    """Every accepted client action id -> (seat, version after), for retries: loaded with the
-    room, so a retry needs no query (one another process accepted shows up as a conflict, after
-    which the room is loaded again)."""
-    listeners: set[Listener] = field(default_factory=set)
-    connected: dict[int, int] = field(default_factory=dict)
-    """Seat -> open connections of its player (a table connection counts for every person)."""
-    spectators: int = 0
-    away_since: dict[int, float] = field(default_factory=dict)
-    bot_task: asyncio.Task[None] | None = None
-    letting_go: asyncio.TimerHandle | None = None
-    """The timer that lets go of a finished room nobody is connected to."""
-    saving: asyncio.Task[None] | None = None
-    """The game's whole save being written (see :meth:`Rooms.save_later`)."""
-    stand_in_bots: dict[int, Player] = field(default_factory=dict)
-    remote: dict[str, tuple[dict[int, int], int, float]] = field(default_factory=dict)
-    """Other server processes' connections to this room: origin -> (seat -> count, spectators,
-    when last heard). A process says its counts again every :data:`PRESENCE_EVERY` seconds;
-    one not heard from for :data:`PRESENCE_LOST` seconds (killed, or cut off) counts no more."""
-    _memo: dict[Any, Any] = field(default_factory=dict)
-    """Views and messages made since the game last changed (see :meth:`memo`)."""
-    _memo_of: tuple[Any, ...] = ()
-
-    @classmethod
-    def from_record(cls, record: RoomRecord, session: Session | None = None) -> Room:
-        """The room as stored; ``session``: one already made for the record's game."""
-        session = session or Session(record.game, lang=record.settings.lang)
-        room = cls(record.id, record.code, record.game_id, record.settings, record.salt, record.commitment,
-                   session, record.stand_ins, record.taken,
-                   saved=record.saved, logged=len(record.game.log), buffer_from=record.version,
-                   buffered=record.version, accepted=dict(record.accepted))
-        now = time.monotonic()
-        room.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
-        room.edits = record.version - len(record.game.log)  # keeper
-        return room
-
-    @property
-    def game(self) -> Game:
-        return self.session.game
-
-    @property
-    def version(self) -> int:
-        """The number of changes accepted: the log's length, plus a scorekeeper room's undos
-        and corrections (keeper)."""
-        return len(self.game.log) + self.edits
-
-    @property
-    def keeper(self) -> bool:
-        """A scorekeeper room: the players type the dice they threw (no seed, no commitment)."""
-        return self.game.dice_from == "players"
-
-    @property
-    def over(self) -> bool:
-        return self.game.is_over
-
-    def bot_turn(self) -> bool:
-        """Whether a bot (a bot's seat, or a stand-in for an away player) moves now."""
-        g = self.game
-        return not g.is_over and (g.seats[g.state.current].is_bot or g.state.current in self.stand_ins)
-
-    @property
-    def catching_up(self) -> bool:
-        """Whether this process has another process's actions but not yet their events (the
-        room wakes its clients once it does)."""
-        return self.buffered < self.version
-
-    def events_after(self, version: int) -> list[dict[str, Any]] | None:
-        """The events after ``version`` (None if some are no longer kept: send a state)."""
-        if version < self.buffer_from or version > self.version or self.buffered < self.version:
-            return None
-        return [e for e in self.buffer if e["version"] > version]
-
-    def remember(self, events: list[dict[str, Any]], before: int | None = None,
-                 after: int | None = None) -> None:
-        """Keep the events of the actions from version ``before`` to ``after`` (the room's
-        last action by default); if they do not follow on from the buffer, it starts again."""
-        before = self.buffered if before is None else before
-        if before != self.buffered:
-            self.buffer, self.buffer_from = [], before
-        self.buffered = self.version if after is None else after
-        self.buffer.extend(events)
-        if len(self.buffer) > EVENT_BUFFER:
-            dropped = self.buffer[: len(self.buffer) - EVENT_BUFFER]
-            self.buffer = self.buffer[len(dropped):]
-            self.buffer_from = max(self.buffer_from, max(e["version"] for e in dropped))
-
-    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
-        """What ``make`` makes, made once per ``key`` until the game changes (a new version,
-        event, game or stand-in): each distinct view, each distinct message's JSON, is made
-        once for every client that gets it."""
-        now = (self.version, self.session.seq, id(self.session), self.buffer_from, self.buffered,
-               tuple(sorted(self.stand_ins.items())))
-        if now != self._memo_of:
-            self._memo, self._memo_of = {}, now
-        try:
-            return self._memo[key]
-        except KeyError:
-            made = self._memo[key] = make()
-            return made
-
-    @staticmethod
-    def viewer(grant: Grant) -> tuple[str, int | None]:
-        """What a view depends on besides the language: the role, and a seat's number."""
-        return grant.role, grant.seat if grant.role == "seat" else None
-
-    def view(self, grant: Grant, lang: str) -> GameView:
-        """The game as this token's holder may see it, in ``lang`` (made once per change of the
-        game for every holder of the same role and seat): a seat's own view; the table's (hot
-        seat: the moves of whichever person is to play); a spectator's, or a seat played by a
-        stand-in bot, without moves to make."""
-        return self.memo(("view", self.viewer(grant), lang), lambda: self._view(grant, lang))  # type: ignore[no-any-return]
-
-    def _view(self, grant: Grant, lang: str) -> GameView:
-        viewer = grant.seat if grant.role == "seat" else None
-        view = replace(game_view(self.game, viewer, lang, self.session.seq), version=self.version)  # keeper
-        if grant.role == "spectator" or (not self.over and self.game.state.current in self.stand_ins):
-            view = replace(view, legal_actions=(), score_options=())
-        return view
-
-    def presence(self) -> Presence:
-        now = time.monotonic()
-        seats = []
-        for i, seat in enumerate(self.game.seats):
-            connected = self.connections(i) > 0
-            away = None if connected or seat.is_bot else round(now - self.away_since.get(i, now), 1)
-            seats.append(SeatPresence(
-                seat=i, name=seat.name, kind=seat.kind, taken=i in self.taken, connected=connected,
-                away_for=away, may_hand_to_bot=self.may_hand_to_bot(i, now), stand_in=self.stand_ins.get(i)))
-        spectators = self.spectators + sum(n for _seats, n, _heard in self.heard())
-        return Presence(seats=seats, spectators=spectators, away_after=self.settings.away_after)
-
-    def connections(self, seat: int) -> int:
-        """The open connections of a seat's player, in every server process."""
-        return self.connected.get(seat, 0) + sum(seats.get(seat, 0) for seats, _n, _heard in self.heard())
-
-    def heard(self) -> list[tuple[dict[int, int], int, float]]:
-        """The other processes' counts, those heard from lately; a seat whose only connections
-        were on a process gone silent is away from the moment it was last heard of."""
-        now = time.monotonic()
-        silent = [origin for origin, (_s, _n, heard) in self.remote.items() if now - heard > PRESENCE_LOST]
-        lost = [self.remote.pop(origin) for origin in silent]
-        for seats, _n, heard in lost:
-            for seat, n in seats.items():
-                if n and not self.connections(seat):  # not the time before they connected there
-                    self.away_since[seat] = heard
-        return list(self.remote.values())
-
-    def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
-        """A person's seat whose player has been gone at least ``away_after`` seconds."""
-        if self.over or self.game.seats[seat].is_bot or seat in self.stand_ins or self.connections(seat):
-            return False
-        now = time.monotonic() if now is None else now
-        return now - self.away_since.get(seat, now) >= self.settings.away_after
-
-    def wake(self, what: str) -> None:
-        for listener in list(self.listeners):
-            listener(what)
-
-
-# ---- every room of this process --------------------------------------------------------------------
 
 class Rooms:
     """The rooms a server process holds: made, loaded back, played, and fanned out."""
@@ -565,14 +75,15 @@ class Rooms:
     def __init__(self, db: Database, pubsub: PubSub | None = None, *,
                  keep_finished: float = KEEP_FINISHED) -> None:
         self.db = db
+        self.store = RoomStore(db)
         self.keep_finished = keep_finished
-        self.presence_every = PRESENCE_EVERY
-        self.bot_watch = BOT_WATCH
         self.closed = False
-        self._presence_task: asyncio.Task[None] | None = None
         self.pubsub = pubsub or InProcessPubSub()
-        self.pubsub.on_reconnect = self.catch_up
         self.rooms: dict[str, Room] = {}
+        self.presence = PresenceLoop(self.pubsub, self.rooms)
+        self.relay = Relay(self.store, self.pubsub, self.rooms)
+        self.bots = BotLoop(self, self.store, self.presence)
+        self.pubsub.on_reconnect = self.relay.catch_up
         self._subscriptions: dict[str, Subscription] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         """Rooms being loaded from the database: code -> the load (shared by all who ask)."""
@@ -588,14 +99,10 @@ class Rooms:
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
-        if self._presence_task is not None:
-            self._presence_task.cancel()
+        self.presence.stop()
         saves = [room.saving for room in self.rooms.values() if room.saving is not None]
         await asyncio.gather(*saves, return_exceptions=True)
-        for room in self.rooms.values():
-            if room.connected or room.spectators:  # the other processes forget this one's connections
-                room.connected, room.spectators = {}, 0
-                await self._publish_presence(room)
+        await self.presence.leave()  # the other processes forget this one's connections
         for sub in self._subscriptions.values():
             await sub.close()
         self._subscriptions.clear()
@@ -607,7 +114,7 @@ class Rooms:
         before now, their game not finished as stored): their bots play on, and a game whose
         end was committed but not its save gets saved. Returns how many rooms were loaded; a
         room that no longer loads is logged and left alone."""
-        codes = await asyncio.to_thread(unfinished_rooms, self.db, datetime.now(UTC) - within)
+        codes = await asyncio.to_thread(self.store.unfinished, datetime.now(UTC) - within)
         for code in codes:
             try:
                 await self.get(code)
@@ -630,8 +137,8 @@ class Rooms:
         seal = "" if game.dice_from == "players" else commitment(game.seed, salt)  # keeper: no seed to seal
         table = secrets.token_urlsafe(24) if settings.hot_seat else None
         room_id, code, game_id = await self.stores.run(
-            -1, lambda s: store_room(s, game, settings, salt, seal, table))
-        record = RoomRecord(room_id, code, game_id, settings, {}, salt, seal, len(game.log), game, set(),
+            -1, lambda s: self.store.store(s, game, asdict(settings), salt, seal, table))
+        record = RoomRecord(room_id, code, game_id, asdict(settings), {}, salt, seal, game, set(),
                             saved=len(game.log))
         room = Room.from_record(record, session)
         await self._hold(room)
@@ -656,7 +163,7 @@ class Rooms:
         return await asyncio.shield(loading)
 
     async def _load(self, code: str) -> Room | None:
-        record = await asyncio.to_thread(load_room_record, self.db, code)
+        record = await asyncio.to_thread(self.store.load, code)
         if record is None:
             return None
         if code in self.rooms:  # made here meanwhile
@@ -670,8 +177,9 @@ class Rooms:
     async def _hold(self, room: Room) -> None:
         """Hold a room from now on: listen on its channel and start its bots."""
         self.rooms[room.code] = room
-        self._subscriptions[room.code] = await self.pubsub.subscribe(f"room:{room.code}", self._handler(room))
-        self.ensure_bots(room)
+        channel = f"room:{room.code}"
+        self._subscriptions[room.code] = await self.pubsub.subscribe(channel, self.relay.handler(room))
+        self.bots.ensure(room)
         self._let_go_later(room)
 
     def _let_go_later(self, room: Room) -> None:
@@ -707,19 +215,19 @@ class Rooms:
         if not 0 <= seat < len(seats) or seats[seat].is_bot:
             raise Refusal("bad_message",
                           _("seat {seat} is not a person's seat of this room").format(seat=seat))
-        token = await asyncio.to_thread(issue_token, self.db, room.id, "seat", seat)
+        token = await asyncio.to_thread(self.store.issue_token, room.id, "seat", seat)
         if token is None:
             room.taken.add(seat)
             raise Refusal("unauthorized", _("seat {seat} is taken already").format(seat=seat))
         room.taken.add(seat)
         room.wake("presence")
-        await self._publish_presence(room, refresh=True)
+        await self.presence.publish(room, refresh=True)
         return seat, token
 
     async def spectate(self, room: Room) -> str:
         if not room.settings.spectators:
             raise Refusal("unauthorized", _("this room has no spectators"))
-        token = await asyncio.to_thread(issue_token, self.db, room.id, "spectator")
+        token = await asyncio.to_thread(self.store.issue_token, room.id, "spectator")
         assert token is not None
         return token
 
@@ -728,77 +236,26 @@ class Rooms:
         if not token:
             raise Refusal("unauthorized",
                           _("say hello with your seat's token: join a seat or spectate first"))
-        grant = await asyncio.to_thread(check_token, self.db, room.id, token)
-        if grant is None:
+        granted = await asyncio.to_thread(self.store.check_token, room.id, token)
+        if granted is None:
             raise Refusal("unauthorized", _("this token does not belong to this room"))
-        return grant
+        return Grant(*granted)
 
     # -- presence ----------------------------------------------------------------------------
-    def _seats_of(self, room: Room, grant: Grant) -> list[int]:
-        if grant.role == "seat" and grant.seat is not None:
-            return [grant.seat]
-        if grant.role == "table":
-            return [i for i, s in enumerate(room.game.seats) if not s.is_bot]
-        return []
-
     async def connected(self, room: Room, grant: Grant) -> None:
         """Someone connected: count them, and end a stand-in for their seat (they are back)."""
-        seats = self._seats_of(room, grant)
-        for seat in seats:
-            room.connected[seat] = room.connected.get(seat, 0) + 1
-        if grant.role == "spectator":
-            room.spectators += 1
-        self._keep_saying_presence()
-        back = [s for s in seats if s in room.stand_ins]
-        if back:
-            async with room.lock:
-                for seat in back:
-                    room.stand_ins.pop(seat, None)
-                    room.stand_in_bots.pop(seat, None)
-                await asyncio.to_thread(save_stand_ins, self.db, room.id, dict(room.stand_ins))
+        seats = room.seats_of(grant)
+        room.crowd.came(seats, grant.role == "spectator")
+        self.presence.keep_saying()
+        back = await self.bots.back(room, seats)
         room.wake("presence")
-        await self._publish_presence(room, refresh=bool(back))
+        await self.presence.publish(room, refresh=back)
 
     async def disconnected(self, room: Room, grant: Grant) -> None:
-        now = time.monotonic()
-        for seat in self._seats_of(room, grant):
-            room.connected[seat] = max(0, room.connected.get(seat, 0) - 1)
-            if not room.connections(seat):
-                room.away_since[seat] = now
-        if grant.role == "spectator":
-            room.spectators = max(0, room.spectators - 1)
+        room.crowd.left(room.seats_of(grant), grant.role == "spectator")
         room.wake("presence")
-        await self._publish_presence(room)
+        await self.presence.publish(room)
         self._let_go_later(room)
-
-    def _keep_saying_presence(self) -> None:
-        """Several processes: start the task that says this process's counts again every
-        :data:`PRESENCE_EVERY` seconds, for each room it has connections to."""
-        if type(self.pubsub) is InProcessPubSub or (self._presence_task and not self._presence_task.done()):
-            return
-        self._presence_task = asyncio.get_running_loop().create_task(self._say_presence())
-
-    async def _say_presence(self) -> None:
-        while True:
-            await asyncio.sleep(self.presence_every)
-            for room in list(self.rooms.values()):
-                try:
-                    before = len(room.remote)
-                    if before and len(room.heard()) != before:  # a process went silent: its players are away
-                        room.wake("presence")
-                    if any(room.connected.values()) or room.spectators:
-                        await self._publish_presence(room)
-                except Exception:  # the others would take this process's players for gone
-                    log.exception("room %s: presence could not be said again", room.code)
-
-    async def _publish_presence(self, room: Room, refresh: bool = False) -> None:
-        """Tell the other processes this one's connections to the room (``refresh``: the
-        taken seats or stand-ins changed, read them again)."""
-        if type(self.pubsub) is InProcessPubSub:
-            return  # one process: nobody else to tell
-        await self.pubsub.publish(f"room:{room.code}", {
-            "kind": "presence", "origin": self.pubsub.origin, "refresh": refresh,
-            "connected": {str(k): v for k, v in room.connected.items() if v}, "spectators": room.spectators})
 
     # -- actions -----------------------------------------------------------------------------
     async def act(self, room: Room, grant: Grant, msg: Act, lang: str,
@@ -838,7 +295,7 @@ class Rooms:
                     return
                 on_accepted(Ack(id=msg.id, version=room.version))
         await self._publish(room, before, batch)
-        self.ensure_bots(room)
+        self.bots.ensure(room)
 
     @staticmethod
     def _duplicate(room: Room, grant: Grant, client_action_id: str,
@@ -902,7 +359,7 @@ class Rooms:
                 if grant.role == "seat" and owner is not None and owner != grant.seat:
                     raise Refusal("other_seat", _("your token plays seat {mine}, not seat {seat}").format(
                         mine=grant.seat, seat=owner))
-                before, length = room.version, len(g.log)
+                before = room.version
                 room.session.lang = lang
                 try:
                     if isinstance(msg, Undo):
@@ -922,7 +379,6 @@ class Rooms:
                     raise Refusal("illegal_action", str(e)) from None
                 finally:
                     room.session.lang = room.settings.lang
-                room.edits += length + 1 - len(g.log)  # the version goes up by one
                 batch = await self._commit(room, before, events, msg.id, owner, rewrite=True)
                 if batch is None:  # another process had accepted it: the room is loaded again
                     self._duplicate(room, grant, msg.id, on_accepted)
@@ -961,16 +417,16 @@ class Rooms:
         had accepted this very client action id (a retry): nothing committed, the room loaded
         again."""
         try:
-            await self.commits.run(room.id, lambda s: commit_action(
+            await self.commits.run(room.id, lambda s: self.store.commit_action(
                 s, room, before, client_action_id, seat, rewrite))
         except RoomConflictError as e:
-            await self._reload(room)
+            await self.relay.reload(room)
             if client_action_id is not None and client_action_id in room.accepted:
                 return None
             raise Refusal("conflict", str(e), resync=True) from None
         except StorageError as e:
             log.error("room %s: commit failed: %s", room.code, e)
-            await self._reload(room)
+            await self.relay.reload(room)
             raise Refusal("storage", _("the game could not be saved, so the move was not made: {error}")
                           .format(error=e), resync=True) from None
         room.logged = len(room.game.log)
@@ -978,7 +434,7 @@ class Rooms:
             room.saved = room.logged
         elif room.over:
             self.save_later(room)
-        batch = [{**d, "version": d["version"] + room.edits} for d in map(Event.to_dict, events)]  # keeper
+        batch = [event.to_dict() for event in events]
         room.remember(batch, before)
         if client_action_id is not None:
             room.accepted[client_action_id] = (seat, room.version)
@@ -995,7 +451,7 @@ class Rooms:
             if room.saved >= len(room.game.log) or room.logged < len(room.game.log):
                 return
             try:
-                await self.stores.run(room.id, lambda s: save_game(s, room))
+                await self.stores.run(room.id, lambda s: self.store.save_game(s, room))
             except RoomConflictError:
                 return  # another process has moved on: it saves the game
             except StorageError as e:  # every action is in the room's log: the next save catches up
@@ -1010,195 +466,42 @@ class Rooms:
             if game_id in (None, room.game_id) and room.saving is not None and not room.saving.done():
                 await asyncio.shield(room.saving)
 
-    async def _reload(self, room: Room) -> None:
-        """Take the room's game, stand-ins and taken seats from the database again."""
-        record = await asyncio.to_thread(load_room_record, self.db, room.code)
-        assert record is not None
-        room.session = Session(record.game, lang=record.settings.lang)
-        room.stand_ins, room.taken = record.stand_ins, record.taken
-        room.saved, room.logged = record.saved, len(record.game.log)
-        room.accepted.update(record.accepted)
-        room.edits = record.version - len(record.game.log)  # keeper
-        room.stand_in_bots.clear()
-        if room.buffered > record.version:  # never happens unless the database lost actions
-            room.buffer, room.buffer_from, room.buffered = [], record.version, record.version
-        if room.buffered < room.version:
-            # another process's actions: their events are on the way (until they are in, clients
-            # are not caught up); if they never come, the clients get a full state
-            asyncio.get_running_loop().call_later(GAP_WAIT, self._give_up_gap, room, room.version)
-
     async def _publish(self, room: Room, before: int, batch: list[dict[str, Any]]) -> None:
         await self.pubsub.publish(f"room:{room.code}", {"kind": "game", "room": room.code, "before": before,
                                                          "version": room.version, "events": batch})
         if room.over:
             self._let_go_later(room)
 
-    def _handler(self, room: Room) -> Callable[[dict[str, Any]], Awaitable[None]]:
-        async def handle(message: dict[str, Any]) -> None:
-            await self._published(room, message)
-
-        return handle
-
-    async def _published(self, room: Room, message: dict[str, Any]) -> None:
-        """A room's message from the pub/sub. A game's: reload if another process moved the
-        game (keeping its events when they follow on from this process's), then wake every
-        connection of the room here. Another process's presence: its counts, and the taken
-        seats and stand-ins again if they changed."""
-        if message.get("kind") == "presence":
-            if message.get("origin") != self.pubsub.origin:
-                await self._remote_presence(room, message)
-            return
-        version = int(message.get("version", 0))
-        if version > room.version or room.buffered < version:
-            async with room.lock:
-                if version > room.version:
-                    await self._reload(room)
-                before = int(message.get("before", -1))
-                if room.buffered < version <= room.version and before >= room.buffered:
-                    room.remember(list(message.get("events", [])), before, version)
-                if room.buffered < room.version:
-                    return  # more of the events are on the way: the last of them wakes the clients
-        room.wake("game")
-
-    async def catch_up(self) -> None:
-        """After the pub/sub was cut off (Redis restarted), the messages published meanwhile
-        are lost: every room held here is checked against the database, and one that another
-        process moved is loaded again and its clients get a full state."""
-        if not self.rooms:
-            return
-        try:
-            versions = await asyncio.to_thread(stored_versions, self.db, list(self.rooms))
-        except StorageError as e:
-            log.error("rooms could not be checked after the pub/sub came back: %s", e)
-            return
-        for code, version in versions.items():
-            room = self.rooms.get(code)
-            if room is None or version <= room.version:
-                continue
-            async with room.lock:
-                if version > room.version:
-                    await self._reload(room)
-                    self._give_up_gap(room, room.version)
-
-    def _give_up_gap(self, room: Room, version: int) -> None:
-        if room.buffered < version <= room.version:
-            room.buffer, room.buffer_from, room.buffered = [], room.version, room.version
-            room.wake("game")
-
-    async def _remote_presence(self, room: Room, message: dict[str, Any]) -> None:
-        origin = str(message["origin"])
-        seats = {int(k): int(v) for k, v in dict(message.get("connected", {})).items()}
-        spectators = int(message.get("spectators", 0))
-        known = room.remote.get(origin, ({}, 0, 0.0))
-        changed = (known[0], known[1]) != (seats, spectators)  # else only a repeat: nobody to tell
-        gone = [s for s, n in known[0].items() if n and not seats.get(s)]
-        if seats or spectators:
-            room.remote[origin] = (seats, spectators, time.monotonic())
-        else:
-            room.remote.pop(origin, None)
-        now = time.monotonic()
-        for seat in gone:
-            if not room.connections(seat):
-                room.away_since[seat] = now
-        if message.get("refresh"):
-            async with room.lock:
-                record = await asyncio.to_thread(load_room_record, self.db, room.code)
-                if record is not None:
-                    room.taken = record.taken
-                    if record.stand_ins != room.stand_ins:
-                        room.stand_ins = record.stand_ins
-                        room.stand_in_bots.clear()
-                        room.wake("game")
-        if changed or message.get("refresh"):
-            room.wake("presence")
-
     # -- bots --------------------------------------------------------------------------------
     async def hand_to_bot(self, room: Room, grant: Grant, msg: HandToBot, lang: str) -> None:
-        """Let a bot play an away player's seat (their boxes are played, never scored zero).
+        """Let a bot play an away player's seat (see :meth:`BotLoop.hand_to_bot`).
 
         :raises Refusal: a spectator asked, not a person's seat, not away long enough, or an
             unknown bot level.
         """
-        with language(lang):
-            if grant.role == "spectator":
-                raise Refusal("spectator", _("spectators watch; they do not play"))
-            if room.keeper:
-                raise Refusal("illegal_action", _("in a scorekeeper room the dice are thrown at the table: "
-                                                  "no bot can play a seat"))
-            level = msg.level.strip().lower()
-            if level not in BOTS:
-                raise Refusal("unknown_bot", _("unknown bot “{bot}”; choose one of {bots}").format(
-                    bot=msg.level, bots=", ".join(BOTS)))
-            if not 0 <= msg.seat < len(room.game.seats) or room.game.seats[msg.seat].is_bot:
-                raise Refusal("not_away", _("seat {seat} is not a person's seat").format(seat=msg.seat))
-            async with room.lock:
-                if not room.may_hand_to_bot(msg.seat):
-                    raise Refusal("not_away", _("seat {seat} may go to a bot once its player has been away "
-                                                "{seconds:.0f} seconds").format(
-                        seat=msg.seat, seconds=room.settings.away_after))
-                room.stand_ins[msg.seat] = level
-                await asyncio.to_thread(save_stand_ins, self.db, room.id, dict(room.stand_ins))
-        room.wake("presence")
-        room.wake("game")
-        await self._publish_presence(room, refresh=True)
-        self.ensure_bots(room)
+        await self.bots.hand_to_bot(room, grant, msg, lang)
 
-    def ensure_bots(self, room: Room) -> None:
-        """Start the room's bot loop if a bot is to move and none is running."""
-        if room.bot_turn() and (room.bot_task is None or room.bot_task.done()):
+    def holds(self, room: Room) -> bool:
+        """Whether this process holds the room still (and is not shutting down)."""
+        return not self.closed and self.rooms.get(room.code) is room
+
+    async def play_bot(self, room: Room) -> bool:
+        """The move of the bot whose turn it is, committed and published like a person's
+        action; False if no bot is to move now, or it could not move.
+
+        :raises Refusal: another process moved first, or the database failed (the room is
+            loaded again).
+        """
+        async with room.lock:
+            if not room.bot_turn():
+                return False
+            before, seat = room.version, room.game.state.current
             try:
-                room.bot_task = asyncio.get_running_loop().create_task(self._run_bots(room))
-            except RuntimeError:  # no event loop (a synchronous caller): the next action starts it
-                room.bot_task = None
-
-    def _bot_move(self, room: Room) -> list[Event]:
-        g = room.game
-        seat = g.state.current
-        if g.seats[seat].is_bot:
-            return room.session.step()
-        level = room.stand_ins[seat]
-        bot = room.stand_in_bots.get(seat)
-        if bot is None:
-            bot = room.stand_in_bots[seat] = make_bot(level, g.ruleset)
-        return room.session.act(bot.act(g), seat)
-
-    async def _run_bots(self, room: Room) -> None:
-        """Bots move at the room's pace until a person is to play; each move is committed
-        and published like a person's."""
-        while room.bot_turn():
-            await asyncio.sleep(room.settings.bot_pace)
-            async with room.lock:
-                if not room.bot_turn():
-                    return
-                before, seat = room.version, room.game.state.current
-                try:
-                    events = await asyncio.to_thread(self._bot_move, room)
-                except YatzyError:
-                    log.exception("room %s: the bot of seat %s could not move", room.code, seat)
-                    return
-                try:
-                    batch = await self._commit(room, before, events, None, seat)
-                except Refusal:
-                    # another process moved first (it plays this room's bots too), or the database
-                    # failed: this one stands back, and takes over if the game stops moving
-                    self._watch_bots(room)
-                    return
-                assert batch is not None
-            await self._publish(room, before, batch)
-
-    def _watch_bots(self, room: Room) -> None:
-        """Look at a room again after a while (``bot_watch`` seconds, or three of its bot moves):
-        a bot still to move and the game not moved since, this process plays the bots (the
-        process that did has stopped); the game moved, look again later."""
-        version = room.version
-
-        def look() -> None:
-            if self.closed or self.rooms.get(room.code) is not room or not room.bot_turn():
-                return
-            if room.version == version:
-                self.ensure_bots(room)
-            else:
-                self._watch_bots(room)
-
-        asyncio.get_running_loop().call_later(max(self.bot_watch, 3 * room.settings.bot_pace), look)
-
+                events = await asyncio.to_thread(self.bots.move, room)
+            except YatzyError:
+                log.exception("room %s: the bot of seat %s could not move", room.code, seat)
+                return False
+            batch = await self._commit(room, before, events, None, seat)
+            assert batch is not None
+        await self._publish(room, before, batch)
+        return True

@@ -18,7 +18,7 @@ from ...seats import Seat
 from ..connection import reveal_of
 from ..deps import BaseUrl, LangDep, RoomDep, RoomsDep, http_error
 from ..protocol import PROTOCOL_VERSION
-from ..rooms import Refusal, RoomSettings
+from ..room import Refusal, RoomSettings
 from ..schemas import (
     CreateRoom,
     Joined,

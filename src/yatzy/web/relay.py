@@ -1,0 +1,127 @@
+"""Catching up with the other server processes: a room's messages from the pub/sub, and the
+database read again where they are missing.
+
+Every accepted action is published on the room's channel (``room:CODE``) with its events and
+the versions before and after it. A process that holds the room and sees a version newer
+than its own loads the room back from the database and wakes its clients, each of whom gets
+their own view (and the events, when they follow on from what the process had; if they
+never come, a full state after :data:`GAP_WAIT` seconds). Presence messages go to the room's
+crowd (:mod:`yatzy.web.presence`); a taken seat or a stand-in bot makes the others read those
+from the database again. When the pub/sub comes back after being cut off (Redis restarted),
+the messages published meanwhile are lost: every room is checked against the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from ..session import Session
+from ..storage import StorageError
+from ..storage.rooms import RoomStore
+from .pubsub import PubSub
+from .room import Room
+
+log = logging.getLogger(__name__)
+
+GAP_WAIT = 1.0
+"""Seconds to wait for another process's events that the database already has, before the
+clients get a full state instead."""
+
+
+class Relay:
+    """Keeps the rooms a process holds in step with the database and the other processes."""
+
+    def __init__(self, store: RoomStore, pubsub: PubSub, rooms: Mapping[str, Room]) -> None:
+        self.store = store
+        self.pubsub = pubsub
+        self.rooms = rooms
+        """The rooms this process holds (code -> room), as they come and go."""
+
+    async def reload(self, room: Room) -> None:
+        """Take the room's game, stand-ins and taken seats from the database again."""
+        record = await asyncio.to_thread(self.store.load, room.code)
+        assert record is not None
+        room.session = Session(record.game, lang=room.settings.lang)
+        room.stand_ins, room.taken = record.stand_ins, record.taken
+        room.saved, room.logged = record.saved, len(record.game.log)
+        room.accepted.update(record.accepted)
+        room.stand_in_bots.clear()
+        if room.buffered > record.version:  # never happens unless the database lost actions
+            room.buffer, room.buffer_from, room.buffered = [], record.version, record.version
+        if room.buffered < room.version:
+            # another process's actions: their events are on the way (until they are in, clients
+            # are not caught up); if they never come, the clients get a full state
+            asyncio.get_running_loop().call_later(GAP_WAIT, self._give_up_gap, room, room.version)
+
+    def handler(self, room: Room) -> Callable[[dict[str, Any]], Awaitable[None]]:
+        """What the room's channel calls with each message."""
+
+        async def handle(message: dict[str, Any]) -> None:
+            await self._published(room, message)
+
+        return handle
+
+    async def _published(self, room: Room, message: dict[str, Any]) -> None:
+        """A room's message from the pub/sub. A game's: reload if another process moved the
+        game (keeping its events when they follow on from this process's), then wake every
+        connection of the room here. Another process's presence: its counts, and the taken
+        seats and stand-ins again if they changed."""
+        if message.get("kind") == "presence":
+            if message.get("origin") != self.pubsub.origin:
+                await self._remote_presence(room, message)
+            return
+        version = int(message.get("version", 0))
+        if version > room.version or room.buffered < version:
+            async with room.lock:
+                if version > room.version:
+                    await self.reload(room)
+                before = int(message.get("before", -1))
+                if room.buffered < version <= room.version and before >= room.buffered:
+                    room.remember(list(message.get("events", [])), before, version)
+                if room.buffered < room.version:
+                    return  # more of the events are on the way: the last of them wakes the clients
+        room.wake("game")
+
+    async def catch_up(self) -> None:
+        """After the pub/sub was cut off (Redis restarted), the messages published meanwhile
+        are lost: every room held here is checked against the database, and one that another
+        process moved is loaded again and its clients get a full state."""
+        if not self.rooms:
+            return
+        try:
+            versions = await asyncio.to_thread(self.store.versions, list(self.rooms))
+        except StorageError as e:
+            log.error("rooms could not be checked after the pub/sub came back: %s", e)
+            return
+        for code, version in versions.items():
+            room = self.rooms.get(code)
+            if room is None or version <= room.version:
+                continue
+            async with room.lock:
+                if version > room.version:
+                    await self.reload(room)
+                    self._give_up_gap(room, room.version)
+
+    def _give_up_gap(self, room: Room, version: int) -> None:
+        if room.buffered < version <= room.version:
+            room.buffer, room.buffer_from, room.buffered = [], room.version, room.version
+            room.wake("game")
+
+    async def _remote_presence(self, room: Room, message: dict[str, Any]) -> None:
+        """Another process's presence: its counts into the room's crowd; with ``refresh``, the
+        taken seats and stand-ins read again (a seat was taken or handed to a bot there)."""
+        changed = room.crowd.hear(message)
+        if message.get("refresh"):
+            async with room.lock:
+                record = await asyncio.to_thread(self.store.load, room.code)
+                if record is not None:
+                    room.taken = record.taken
+                    if record.stand_ins != room.stand_ins:
+                        room.stand_ins = record.stand_ins
+                        room.stand_in_bots.clear()
+                        room.wake("game")
+        if changed or message.get("refresh"):
+            room.wake("presence")

@@ -1,0 +1,238 @@
+"""A room in memory: its game's session, settings, seats and tokens' grants, who is connected,
+and the recent events its clients catch up from; and the refusal the authority answers with.
+
+A room has a short code (the invite), a ruleset with options, seats for people and bots,
+settings (coach on or off, spectators, hot seat, bot pace, how long a player may be away),
+secret tokens (the database keeps only their SHA-256) and the dice commitment
+(:mod:`yatzy.web.fairness`). :class:`yatzy.web.rooms.Rooms` makes, loads and changes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..bots import Player
+from ..game import Game
+from ..session import Session
+from ..storage.rooms import Role, RoomRecord
+from ..views import GameView, game_view
+from .presence import Crowd
+from .protocol import ErrorCode, Presence, SeatPresence
+
+EVENT_BUFFER = 2000
+"""Events a room keeps in memory for clients that resume; older ones need a full state."""
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """How a room plays, chosen when it is made."""
+
+    coach: bool = True
+    """Whether the coach may be asked during play."""
+    spectators: bool = True
+    hot_seat: bool = False
+    """One browser plays every person's seat with the table token."""
+    bot_pace: float = 0.8
+    """Seconds between two bot moves."""
+    away_after: float = 60.0
+    """Seconds a player may be gone before the others may hand their seat to a bot."""
+    lang: str = "en"
+    """The room's language (a bot's messages, default names)."""
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What a token lets its holder do: play a seat, play the table (hot seat), or watch."""
+
+    role: Role
+    seat: int | None = None
+
+
+class Refusal(Exception):  # noqa: N818 - a refusal is the expected answer, not a failure
+    """An action or request refused, with the protocol's error code and a message in the
+    client's language; ``resync``: the client must get a full state after it."""
+
+    def __init__(self, code: ErrorCode, message: str, resync: bool = False) -> None:
+        super().__init__(message)
+        self.code, self.message, self.resync = code, message, resync
+
+
+Listener = Callable[[str], None]
+"""A connection's wake-up call: "game" (the game moved) or "presence" (someone came or went)."""
+
+
+@dataclass(eq=False)
+class Room:
+    """A loaded room: its game's session, who is connected, and recent events."""
+
+    id: int
+    code: str
+    game_id: int
+    settings: RoomSettings
+    salt: str
+    commitment: str
+    session: Session
+    stand_ins: dict[int, str]
+    taken: set[int]
+    saved: int = 0
+    """How many of the game's actions its save in ``games`` holds."""
+    logged: int = 0
+    """How many of the game's actions the database holds (the save's, then appended rows)."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    buffer: list[dict[str, Any]] = field(default_factory=list)
+    """Recent events (each with its version), for clients that resume."""
+    buffer_from: int = 0
+    """Every event after this version is in the buffer..."""
+    buffered: int = 0
+    """... up to this version (behind :attr:`version` while another process's events are on
+    their way: clients get a full state until then)."""
+    accepted: dict[str, tuple[int | None, int]] = field(default_factory=dict)
+    """Every accepted client action id -> (seat, version after), for retries: loaded with the
+    room, so a retry needs no query (one another process accepted shows up as a conflict, after
+    which the room is loaded again)."""
+    listeners: set[Listener] = field(default_factory=set)
+    crowd: Crowd = field(default_factory=Crowd)
+    """Who is connected, here and in the other server processes."""
+    bot_task: asyncio.Task[None] | None = None
+    letting_go: asyncio.TimerHandle | None = None
+    """The timer that lets go of a finished room nobody is connected to."""
+    saving: asyncio.Task[None] | None = None
+    """The game's whole save being written (see :meth:`Rooms.save_later`)."""
+    stand_in_bots: dict[int, Player] = field(default_factory=dict)
+    _memo: dict[Any, Any] = field(default_factory=dict)
+    """Views and messages made since the game last changed (see :meth:`memo`)."""
+    _memo_of: tuple[Any, ...] = ()
+
+    @classmethod
+    def from_record(cls, record: RoomRecord, session: Session | None = None) -> Room:
+        """The room as stored; ``session``: one already made for the record's game."""
+        settings = RoomSettings.from_dict(record.settings)
+        session = session or Session(record.game, lang=settings.lang)
+        room = cls(record.id, record.code, record.game_id, settings, record.salt, record.commitment,
+                   session, record.stand_ins, record.taken,
+                   saved=record.saved, logged=len(record.game.log), buffer_from=record.version,
+                   buffered=record.version, accepted=dict(record.accepted))
+        now = time.monotonic()
+        room.crowd.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
+        return room
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def version(self) -> int:
+        """The game's :attr:`~yatzy.game.Game.version`: the changes accepted so far."""
+        return self.game.version
+
+    @property
+    def keeper(self) -> bool:
+        """A scorekeeper room: the players type the dice they threw (no seed, no commitment)."""
+        return self.game.dice_from == "players"
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over
+
+    def bot_turn(self) -> bool:
+        """Whether a bot (a bot's seat, or a stand-in for an away player) moves now."""
+        g = self.game
+        return not g.is_over and (g.seats[g.state.current].is_bot or g.state.current in self.stand_ins)
+
+    @property
+    def catching_up(self) -> bool:
+        """Whether this process has another process's actions but not yet their events (the
+        room wakes its clients once it does)."""
+        return self.buffered < self.version
+
+    def events_after(self, version: int) -> list[dict[str, Any]] | None:
+        """The events after ``version`` (None if some are no longer kept: send a state)."""
+        if version < self.buffer_from or version > self.version or self.buffered < self.version:
+            return None
+        return [e for e in self.buffer if e["version"] > version]
+
+    def remember(self, events: list[dict[str, Any]], before: int | None = None,
+                 after: int | None = None) -> None:
+        """Keep the events of the actions from version ``before`` to ``after`` (the room's
+        last action by default); if they do not follow on from the buffer, it starts again."""
+        before = self.buffered if before is None else before
+        if before != self.buffered:
+            self.buffer, self.buffer_from = [], before
+        self.buffered = self.version if after is None else after
+        self.buffer.extend(events)
+        if len(self.buffer) > EVENT_BUFFER:
+            dropped = self.buffer[: len(self.buffer) - EVENT_BUFFER]
+            self.buffer = self.buffer[len(dropped):]
+            self.buffer_from = max(self.buffer_from, max(e["version"] for e in dropped))
+
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What ``make`` makes, made once per ``key`` until the game changes (a new version,
+        event, game or stand-in): each distinct view, each distinct message's JSON, is made
+        once for every client that gets it."""
+        now = (self.version, self.session.seq, id(self.session), self.buffer_from, self.buffered,
+               tuple(sorted(self.stand_ins.items())))
+        if now != self._memo_of:
+            self._memo, self._memo_of = {}, now
+        try:
+            return self._memo[key]
+        except KeyError:
+            made = self._memo[key] = make()
+            return made
+
+    @staticmethod
+    def viewer(grant: Grant) -> tuple[str, int | None]:
+        """What a view depends on besides the language: the role, and a seat's number."""
+        return grant.role, grant.seat if grant.role == "seat" else None
+
+    def view(self, grant: Grant, lang: str) -> GameView:
+        """The game as this token's holder may see it, in ``lang`` (made once per change of the
+        game for every holder of the same role and seat): a seat's own view; the table's (hot
+        seat: the moves of whichever person is to play); a spectator's, or a seat played by a
+        stand-in bot, without moves to make."""
+        return self.memo(("view", self.viewer(grant), lang), lambda: self._view(grant, lang))  # type: ignore[no-any-return]
+
+    def _view(self, grant: Grant, lang: str) -> GameView:
+        viewer = grant.seat if grant.role == "seat" else None
+        view = game_view(self.game, viewer, lang, self.session.seq)
+        if grant.role == "spectator" or (not self.over and self.game.state.current in self.stand_ins):
+            view = replace(view, legal_actions=(), score_options=())
+        return view
+
+    def seats_of(self, grant: Grant) -> list[int]:
+        """The seats a connection with this grant counts for (a table's: every person's)."""
+        if grant.role == "seat" and grant.seat is not None:
+            return [grant.seat]
+        if grant.role == "table":
+            return [i for i, s in enumerate(self.game.seats) if not s.is_bot]
+        return []
+
+    def presence(self) -> Presence:
+        """Who is connected to each seat, who is away and for how long, and the spectators."""
+        now = time.monotonic()
+        seats = []
+        for i, seat in enumerate(self.game.seats):
+            connected = self.crowd.connections(i) > 0
+            away = None if connected or seat.is_bot else round(self.crowd.away_for(i, now), 1)
+            seats.append(SeatPresence(
+                seat=i, name=seat.name, kind=seat.kind, taken=i in self.taken, connected=connected,
+                away_for=away, may_hand_to_bot=self.may_hand_to_bot(i, now), stand_in=self.stand_ins.get(i)))
+        return Presence(seats=seats, spectators=self.crowd.watching(), away_after=self.settings.away_after)
+
+    def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
+        """A person's seat whose player has been gone at least ``away_after`` seconds."""
+        if self.over or self.game.seats[seat].is_bot or seat in self.stand_ins:
+            return False
+        return self.crowd.gone_long(seat, self.settings.away_after, time.monotonic() if now is None else now)
+
+    def wake(self, what: str) -> None:
+        for listener in list(self.listeners):
+            listener(what)
