@@ -198,7 +198,7 @@ def test_a_dozzy_round_corrected_into_a_box_with_a_choice_of_tiles(client: TestC
         fix = {"type": "amend", "turn": 5, "dice": [2, 2, 4, 5, 6], "box": "n1"}
         refused = answer(table, {**fix, "id": "f1"})
         assert refused["code"] == "illegal_action" and all(
-            f"tile {n}" in refused["message"] for n in (8, 10, 11)), refused
+            f"s n1 {n}" in refused["message"] for n in (8, 10, 11)), refused  # the choices to type
         table.send({**fix, "id": "f2", "version": before["version"], "returns": [10],
                     "actions": ["r = 22456", "s n1 10"]})
         assert table.until("error")["code"] == "bad_message"  # one form or the other
