@@ -13,10 +13,9 @@ import json
 import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
+from . import saves
 from .actions import Action, Restore, Roll, Score
 from .dice import Dice, is_submultiset, normalize, show_dice, sub_multisets
 from .errors import IllegalActionError, InvalidActionError, YatzyError
@@ -25,86 +24,14 @@ from .names import box_label, category_name
 from .registry import get_ruleset
 from .rules import Ruleset, check_tiles
 from .seats import Seat
+from .state import Amendment, GameState, Outcome, PlayerState, Standing, Termination, Turn
 
 __all__ = ["DICE_FROM", "Action", "Amendment", "Game", "GameState", "Outcome", "PlayerState", "Restore",
            "Roll", "Score", "Seat", "Standing", "Termination", "Turn"]
 
-SAVE_FORMAT = 2
-"""Version 2 saves seats (name and kind) and the roll-off; version 1 files still load."""
-
 DICE_FROM = ("server", "players")
 """Where a game's dice come from: the game's seeded RNG, or people at a real table who type
 the dice they threw (a scorekeeper game)."""
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One turn in a game's log: ``log[start:stop]``, ending with the player's score."""
-
-    player: int
-    start: int
-    stop: int
-
-
-@dataclass(frozen=True)
-class Amendment:
-    """A finished turn of a scorekeeper game written again: the record of a correction."""
-
-    turn: int
-    """The turn's place among the game's turns (0 first)."""
-    old: tuple[Action, ...]
-    new: tuple[Action, ...]
-
-
-class Termination(Enum):
-    """How a game ended."""
-
-    COMPLETED = "completed"
-    """Every player filled every box."""
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One player's place at the end: rank 1 is the best, tied totals share a rank."""
-
-    player: int
-    name: str
-    total: int
-    rank: int
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: why it ended, the standings best first, and the winner(s)."""
-
-    termination: Termination
-    standings: tuple[Standing, ...]
-    winners: tuple[int, ...]
-    """Indices of the players with the highest total (ties share the win)."""
-
-
-@dataclass
-class PlayerState:
-    """One player's scorecard and bank."""
-
-    name: str
-    card: dict[str, int] = field(default_factory=dict)
-    extra: int = 0
-    """Points outside the boxes and section bonuses (Yahtzee bonuses)."""
-    bank: int = 0
-    """Saved rolls (Maxi, Osto)."""
-
-
-@dataclass
-class GameState:
-    """Everything the rules need to decide what may happen next."""
-
-    players: list[PlayerState]
-    current: int = 0
-    dice: Dice | None = None
-    rolls_used: int = 0
-    out: frozenset[int] = frozenset()
-    """DOZZY: tiles that are out of play."""
 
 
 class Game:
@@ -599,20 +526,9 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The save file: ruleset, seats, seed and the action log (a local save keeps the
-        seed, so a loaded game rolls on; never send this to a client)."""
-        return {
-            "format": SAVE_FORMAT,
-            "rules": self.ruleset.name,
-            "options": dict(self.ruleset.options),
-            "seats": [s.to_dict() for s in self.seats],
-            "roll_off": bool(self.roll_offs),
-            "first": self._chosen_first(),
-            "seed": self.seed,
-            "dice_from": self.dice_from,
-            "log": [action_to_dict(a) for a in self.log],
-            "amendments": [{"turn": a.turn, "old": [action_to_dict(x) for x in a.old],
-                            "new": [action_to_dict(x) for x in a.new]} for a in self.amendments],
-        }
+        seed, so a loaded game rolls on; never send this to a client). See :mod:`yatzy.saves`."""
+        return saves.write(self.ruleset, self.seats, self.seed, self.log, roll_off=bool(self.roll_offs),
+                           first=self._chosen_first(), dice_from=self.dice_from, amendments=self.amendments)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -626,45 +542,10 @@ class Game:
             of the wrong type, or a roll the seed does not give.
         :raises IllegalActionError: an action in the log breaks the rules.
         """
-        if not isinstance(data, dict):
-            raise InvalidActionError(_("a saved game is a JSON object"))
-        if "format" not in data:
-            raise InvalidActionError(_("this file has no save format number; it is not a saved game"))
-        version = data["format"]
-        if version not in (1, SAVE_FORMAT):
-            raise InvalidActionError(
-                _("this saved game has format {version}; this version reads formats 1 and {current}")
-                .format(version=version, current=SAVE_FORMAT)
-            )
-        people = "players" if version == 1 else "seats"
-        missing = [k for k in ("rules", people, "seed", "log") if k not in data]
-        if missing:
-            raise InvalidActionError(_("the saved game has no “{field}” field").format(field=missing[0]))
-        seed, log = data["seed"], data["log"]
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidActionError(_("the saved game's seed must be a whole number"))
-        if not isinstance(data[people], list) or not isinstance(log, list):
-            raise InvalidActionError(_("the saved game's {field} and log must be lists").format(field=people))
-        seats = [_seat_v1(n) for n in data[people]] if version == 1 else [
-            Seat.from_dict(d) for d in data[people]]
-        options = data.get("options", {})
-        if not isinstance(options, dict):
-            raise InvalidActionError(_("the saved game's options must be an object"))
-        ruleset = get_ruleset(str(data["rules"]), **options)
-        dice_from = data.get("dice_from", "server")
-        amendments = data.get("amendments", [])
-        if not isinstance(amendments, list):
-            raise InvalidActionError(_("the saved game's amendments must be a list"))
-        game = cls.replay(ruleset, seats, seed, [action_from_dict(a) for a in log],
-                          check_dice=check_dice, roll_off=bool(data.get("roll_off", False)),
-                          first=data.get("first"), dice_from=dice_from)
-        for a in amendments:
-            try:
-                game.amendments.append(Amendment(int(a["turn"]), tuple(map(action_from_dict, a["old"])),
-                                                 tuple(map(action_from_dict, a["new"]))))
-            except (KeyError, TypeError, ValueError):
-                raise InvalidActionError(_("a malformed amendment in the saved game: {amendment}").format(
-                    amendment=json.dumps(a))) from None
+        save = saves.read(data)
+        game = cls.replay(save.ruleset, save.seats, save.seed, save.log, check_dice=check_dice,
+                          roll_off=save.roll_off, first=save.first, dice_from=save.dice_from)
+        game.amendments.extend(save.amendments)
         return game
 
     @classmethod
@@ -674,44 +555,3 @@ class Game:
         except json.JSONDecodeError as e:
             raise InvalidActionError(_("the saved game is not valid JSON: {error}").format(error=e)) from None
         return cls.from_dict(data)
-
-
-def _seat_v1(name: object) -> Seat:
-    """Version 1 saves wrote a bot's seat into its name: "greedy (bot)"."""
-    if not isinstance(name, str):
-        raise InvalidActionError(_("the saved game's players must be names"))
-    if name.endswith(" (bot)"):
-        return Seat.bot(name[: -len(" (bot)")].strip().lower())
-    return Seat(name)
-
-
-def action_to_dict(a: Action) -> dict[str, Any]:
-    if isinstance(a, Roll):
-        return {"roll": {"keep": list(a.keep), "result": list(a.result or ())}}
-    if isinstance(a, Score):
-        d: dict[str, Any] = {"category": a.category}
-        if a.returns is not None:
-            d["returns"] = list(a.returns)
-        return {"score": d}
-    return {"restore": {"tiles": list(a.tiles)}}
-
-
-def action_from_dict(d: object) -> Action:
-    """One logged action from its JSON form; InvalidActionError if it is malformed."""
-    if not isinstance(d, dict):
-        raise InvalidActionError(_("each logged action is a JSON object"))
-    try:
-        if "roll" in d:
-            return Roll(tuple(d["roll"]["keep"]), tuple(d["roll"]["result"]))
-        if "score" in d:
-            r = d["score"].get("returns")
-            return Score(d["score"]["category"], None if r is None else tuple(r))
-        if "restore" in d:
-            return Restore(tuple(d["restore"]["tiles"]))
-    except (KeyError, TypeError, AttributeError):
-        raise InvalidActionError(
-            _("malformed action in the saved game: {action}").format(action=json.dumps(d))) from None
-    raise InvalidActionError(
-        _("unknown action in the saved game: {action}; expected roll, score or restore").format(
-            action=json.dumps(d))
-    )

@@ -31,8 +31,9 @@ from typing import Any, Literal, Protocol, cast
 from sqlalchemy import Table, bindparam, delete, insert, select, text, update
 
 from ..errors import YatzyError
-from ..game import Game, action_to_dict
+from ..game import Game
 from ..i18n import _
+from ..saves import action_to_dict
 from .database import Database, Target, reading, writing
 from .errors import RoomConflictError, StorageError
 from .games import record_game, replay_save

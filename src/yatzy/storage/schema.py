@@ -224,6 +224,6 @@ class RoomLogRow(Base):
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     """The action's index in the game's log (0 first)."""
     action: Mapped[dict[str, Any]] = mapped_column(JSON_TYPE)
-    """The action as in a save's log (``action_to_dict``)."""
+    """The action as in a save's log (:func:`yatzy.saves.action_to_dict`)."""
 
     __table_args__ = (CheckConstraint("position >= 0", name="position"),)
