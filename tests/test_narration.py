@@ -10,7 +10,15 @@ import pytest
 from yatzy.errors import InvalidActionError
 from yatzy.game import Game, Roll, Score
 from yatzy.i18n import LANGUAGES, language
-from yatzy.narration import event_text, event_words, preparing_text, rolls_text, tiles_text, winners_text
+from yatzy.narration import (
+    board_text,
+    event_text,
+    event_words,
+    preparing_text,
+    rolls_text,
+    tiles_text,
+    winners_text,
+)
 from yatzy.session import (
     EVENTS,
     Event,
@@ -172,7 +180,9 @@ def test_rolls_tiles_and_progress_in_words() -> None:
     s.act("s ones")  # two saved
     s.act("r")
     assert rolls_text(s.view()) == "2 rolls left + 2 saved rolls"
-    assert tiles_text(()) == "tiles out: none" and tiles_text((3, 4)) == "tiles out: 3 4"
+    assert board_text(()) == "tiles out: none" and board_text((3, 4)) == "tiles out: 3 4"
+    assert tiles_text(frozenset()) == "no tile" and tiles_text(frozenset({9})) == "tile 9"
+    assert tiles_text(frozenset({5, 4})) == "tiles 4 5"
     loading = Preparing("loading", "kids", ("casual",))
     assert preparing_text(loading) == "loading the Kids table for the casual bot"
     assert preparing_text(Preparing("ready", "kids", ("casual", "optimal"))) == \

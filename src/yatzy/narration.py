@@ -37,7 +37,7 @@ from .session import (
 from .views import GameView, and_list
 
 __all__ = ["event_text", "event_words", "preparing_text", "rolls_text", "round_text", "round_words",
-           "tiles_text", "winners_text"]
+           "board_text", "tiles_text", "winners_text"]
 
 
 # ---- a view's state in words --------------------------------------------------------------
@@ -62,9 +62,17 @@ def rolls_text(view: GameView) -> str:
     return normal
 
 
-def tiles_text(tiles: Sequence[int]) -> str:
+def board_text(tiles: Sequence[int]) -> str:
     """DOZZY's board: "tiles out: 3 4 5", "tiles out: none"."""
     return _("tiles out: {tiles}").format(tiles=show_dice(tiles))
+
+
+def tiles_text(tiles: frozenset[int]) -> str:
+    """A set of tiles in words: "tile 9", "tiles 4 5", "no tile"."""
+    ts = sorted(tiles)
+    if not ts:
+        return _("no tile")
+    return ngettext("tile {tiles}", "tiles {tiles}", len(ts)).format(tiles=" ".join(map(str, ts)))
 
 
 def winners_text(view: GameView) -> str:
@@ -134,12 +142,12 @@ def event_text(e: Event, view: GameView) -> str:
         if e.tiles_back:
             moved.append(ngettext("tile {tiles} comes back", "tiles {tiles} come back", len(e.tiles_back))
                          .format(tiles=show_dice(e.tiles_back)))
-        board = tiles_text(e.board_out)
+        board = board_text(e.board_out)
         return _sentence(_lead(f"{', '.join(moved)}; {board}" if moved else board))
     if isinstance(e, TilesRestored):
         text = ngettext("{name} brings tile {tiles} back", "{name} brings tiles {tiles} back", len(e.tiles))
         return _sentence(f"{text.format(name=name(e.player), tiles=show_dice(e.tiles))}; "
-                         f"{tiles_text(e.board_out)}")
+                         f"{board_text(e.board_out)}")
     if isinstance(e, TurnPassed):
         return _sentence(_("{name}'s turn, round {round}").format(name=name(e.player), round=e.round))
     if isinstance(e, Undone):

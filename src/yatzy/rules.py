@@ -15,7 +15,7 @@ from typing import Literal
 
 from .dice import Counts, Dice, counts
 from .errors import InvalidActionError
-from .i18n import _, ngettext
+from .i18n import _
 
 Card = Mapping[str, int]
 """A player's filled boxes: category id -> points."""
@@ -194,11 +194,3 @@ def check_tiles(tiles: Iterable[object]) -> frozenset[int]:
     if bad:
         raise InvalidActionError(_("tiles are numbered 1 to 12, not “{tile}”").format(tile=bad[0]))
     return frozenset(vals)  # type: ignore[arg-type]
-
-
-def tiles_text(tiles: frozenset[int]) -> str:
-    """A set of tiles in words: "tile 9", "tiles 4 and 5", "no tile"."""
-    ts = sorted(tiles)
-    if not ts:
-        return _("no tile")
-    return ngettext("tile {tiles}", "tiles {tiles}", len(ts)).format(tiles=" ".join(map(str, ts)))

@@ -29,7 +29,7 @@ from ..errors import IllegalActionError, InvalidActionError, YatzyError
 from ..game import Game
 from ..i18n import N_, _, language, ngettext, pgettext
 from ..names import box_label, label
-from ..narration import event_text, preparing_text, rolls_text, round_text, tiles_text, winners_text
+from ..narration import board_text, event_text, preparing_text, rolls_text, round_text, winners_text
 from ..seats import Seat
 from ..session import (
     DEFAULT_SAVE,
@@ -120,7 +120,7 @@ def scorecard(view: GameView) -> Table:
     """Every box in card order with its number, each section's sum and bonus, and the totals."""
     title = f"{view.title} · {round_text(view)}"
     t = Table(title=escape(title), title_justify="left", min_width=len(title), box=box.SIMPLE_HEAD,
-              show_edge=False, caption=tiles_text(view.board.tiles_out) if view.board else None,
+              show_edge=False, caption=board_text(view.board.tiles_out) if view.board else None,
               caption_justify="left")
     t.add_column(label("category"))
     players, bonuses = view.players, view.players[0].bonuses
@@ -155,7 +155,7 @@ def dice_lines(view: GameView) -> list[RenderableType]:
     dice = _("dice {dice}").format(dice=f"[bold yellow]{show_dice(view.dice or ())}[/]")
     status = f"[bold]{name_of(view, view.current or 0)}[/]  {dice}  ·  {rolls_text(view)}"
     if view.board:
-        status += f"  ·  {tiles_text(view.board.tiles_out)}"
+        status += f"  ·  {board_text(view.board.tiles_out)}"
     cells = [f"{box_label(o.number, escape(o.name))} [bold]{o.points}[/]" if o.points else
              f"[dim]{box_label(o.number, escape(o.name))} 0[/]" for o in view.score_options]
     hint = _("k 335 keeps those dice and rolls the rest, s {n} scores box {n}") \
@@ -171,7 +171,7 @@ def before_roll(view: GameView) -> list[str]:
     if view.may_restore and view.board:
         lines.append(ngettext("{tiles}: you may bring {n} tile back first, e.g. {action}",
                               "{tiles}: you may bring {n} tiles back first, e.g. {action}", view.may_restore)
-                     .format(tiles=tiles_text(view.board.tiles_out), n=view.may_restore,
+                     .format(tiles=board_text(view.board.tiles_out), n=view.may_restore,
                              action=[a for a in view.legal_actions if a.startswith("b ")][-1]))
     last = view.last
     if last is None or not last.undoable:

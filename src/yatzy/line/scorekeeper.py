@@ -26,8 +26,7 @@ from ..errors import InvalidActionError, YatzyError
 from ..game import Game
 from ..i18n import N_, _, language
 from ..names import box_label
-from ..narration import event_text, rolls_text, round_text, tiles_text, winners_text
-from ..rules import tiles_text as tiles_words
+from ..narration import board_text, event_text, rolls_text, round_text, tiles_text, winners_text
 from ..scorekeeping import correction, correction_returns, rounds
 from ..session import DEFAULT_SAVE, Amended, Event, Session
 from ..views import GameView
@@ -76,12 +75,12 @@ class KeeperLine(LineGame):
             lines: list[object] = [head]
             if view.may_restore and view.board:
                 lines.append(_("{tiles}: you may bring tiles back first, e.g. {action}").format(
-                    tiles=tiles_text(view.board.tiles_out),
+                    tiles=board_text(view.board.tiles_out),
                     action=[a for a in view.legal_actions if a.startswith("b ")][-1]))
             return lines
         table = _("on the table: {dice}").format(dice=f"[bold]{show_dice(view.dice)}[/]")
         if view.board:
-            table += f"  ·  {tiles_text(view.board.tiles_out)}"
+            table += f"  ·  {board_text(view.board.tiles_out)}"
         cells = [f"{box_label(o.number, escape(o.name))} [bold]{o.points}[/]" for o in view.score_options]
         return [head, table, Columns(cells, padding=(0, 3))]
 
@@ -193,7 +192,7 @@ class KeeperLine(LineGame):
         choices = correction_returns(self.session.game, turn, dice, box)
         if returns is None and len(choices) > 1:  # DOZZY: the rules leave a choice of tiles to bring back
             answer = self.ask(_("Which tiles came back? ({choices}) > ").format(
-                choices=_(" or ").join(tiles_words(c) for c in choices))).strip()
+                choices=_(" or ").join(tiles_text(c) for c in choices))).strip()
             returns = tuple(sorted(parse_tiles(answer)))
         self.session.amend(turn, correction(self.session.game, turn, dice, box, returns))
         self.shown = None

@@ -25,8 +25,7 @@ from ..dice import parse
 from ..errors import YatzyError
 from ..i18n import _, language
 from ..names import box_label
-from ..narration import round_words, winners_text
-from ..rules import tiles_text
+from ..narration import round_words, tiles_text, winners_text
 from ..scorekeeping import Round, correction, correction_returns, rounds
 from ..session import Amended, Event, Session
 from ..views import GameView
