@@ -37,14 +37,24 @@ def test_a_played_game_is_read_back_by_history(tmp_path: Path) -> None:
 
 def test_sheet_writes_a_pdf(tmp_path: Path) -> None:
     out = tmp_path / "s.pdf"
-    r = runner.invoke(app, ["sheet", "-r", "maxi", "--lang", "sv", "-p", "3", "--large", "-o", str(out)])
+    r = runner.invoke(app, ["sheet", "-r", "maxi", "--lang", "sv", "-p", "3", "--large", "--output", str(out)])
     assert r.exit_code == 0, r.output
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
     assert "Maxiyatzy" in text and "Torn (4+2)" in text
-    r = runner.invoke(app, ["sheet", "-o", str(tmp_path / "s.png")])
+    r = runner.invoke(app, ["sheet", "--output", str(tmp_path / "s.png")])
     assert r.exit_code == 2 and ".pdf" in r.stderr
-    r = runner.invoke(app, ["sheet", "-o", "/no/such/dir/s.pdf"])
+    r = runner.invoke(app, ["sheet", "--output", "/no/such/dir/s.pdf"])
     assert r.exit_code == 2 and "/no/such/dir" in r.stderr
+
+
+def test_sheet_takes_house_rules_with_o_like_every_command(tmp_path: Path) -> None:
+    out = tmp_path / "s.pdf"
+    r = runner.invoke(app, ["sheet", "-o", "bonus_threshold=42", "--output", str(out)])
+    assert r.exit_code == 0, r.output
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    assert "bonus_threshold=42" in " ".join(text.split())
+    r = runner.invoke(app, ["sheet", "-o", str(out)])  # -o is not the file: a house rule is name=value
+    assert r.exit_code == 2 and "name=value" in r.stderr
 
 
 def test_history_lists_an_unfinished_game_with_no_winner(tmp_path: Path) -> None:

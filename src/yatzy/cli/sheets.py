@@ -58,7 +58,8 @@ def sheet(
         help="names heading the first columns, comma-separated")] = None,
     large: Annotated[bool, typer.Option(
         "--large", help="large print, black on yellow like the Danish tactile pad")] = False,
-    out: Annotated[Path, typer.Option("--output", "-o", help="the PDF file to write")] = Path("sheet.pdf"),
+    out: Annotated[Path, typer.Option(
+        "--output", help="the PDF file to write (-o is --option, as in every command)")] = Path("sheet.pdf"),
     lang: LangOpt = "en",
 ) -> None:
     """Write a printable A4 score sheet (PDF) for any ruleset and language."""
