@@ -37,7 +37,8 @@ def test_a_played_game_is_read_back_by_history(tmp_path: Path) -> None:
 
 def test_sheet_writes_a_pdf(tmp_path: Path) -> None:
     out = tmp_path / "s.pdf"
-    r = runner.invoke(app, ["sheet", "-r", "maxi", "--lang", "sv", "-p", "3", "--large", "--output", str(out)])
+    r = runner.invoke(app, ["sheet", "-r", "maxi", "--lang", "sv", "-p", "3", "--large",
+                            "--output", str(out)])
     assert r.exit_code == 0, r.output
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
     assert "Maxiyatzy" in text and "Torn (4+2)" in text

@@ -23,6 +23,7 @@ from yatzy.errors import UnknownRulesetError
 from yatzy.game import Game, Roll, Score
 from yatzy.i18n import N_
 from yatzy.names import category_name
+from yatzy.narration import event_words
 from yatzy.registry import ALIASES, OPTIONS, RULESETS, VARIANTS, find_variant, get_ruleset
 from yatzy.rules import Category, Ruleset
 from yatzy.rulesets.parts import MUST_KEEP_ONE, RulesetEntry, common, register, unregister
@@ -134,10 +135,9 @@ def test_a_ruleset_of_one_module_plays_through_engine_solver_session_and_view(tm
         scored = [e for e in events if isinstance(e, Scored)]
         assert sorted((e.player, e.box) for e in scored) == sorted(
             (p, b) for p in (0, 1) for b in ("fives", "sixes", "trio"))
-        assert any("Trio" in e.describe() for e in scored)
-
-        # a view: the card by its names, in the view's language, as JSON
+        # a view: the card by its names, in the view's language, as JSON; the moves in words
         view = game_view(session.game, lang="fi")
+        assert any("Trio" in event_words(e.to_dict(), view, "fi") for e in scored)
         assert view.ruleset == "trio" and view.title == "Trio (3 dice)" and view.rounds == 3
         assert [b.name for b in view.players[1].boxes] == ["Viitoset", "Kuutoset", "Trio"]
         assert view.players[1].level_name == "optimaalinen"
