@@ -22,7 +22,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, event, inspect, make_url
 from sqlalchemy.orm import Session
 
-from test_web_support import postgres_schema, with_options
+from helpers.web import postgres_schema, with_options
 from yatzy.analysis import analyse
 from yatzy.bots import Player, make_bot, run
 from yatzy.errors import InvalidActionError, UnknownRulesetError

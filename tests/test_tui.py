@@ -19,7 +19,7 @@ import pytest
 from rich.color import Color
 from textual.pilot import Pilot
 
-from test_tui_support import (
+from helpers.tui import (
     fill,
     pilot_test,
     play_screen,

@@ -20,7 +20,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Select, Static, TabbedContent
 
-from test_tui_support import Compare, pilot_test, until
+from helpers.tui import Compare, pilot_test, until
 from yatzy.bots import make_bot, run
 from yatzy.game import Game
 from yatzy.registry import get_ruleset

@@ -14,12 +14,12 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select
 
-from test_tui_support import (
+from helpers.tui import (
     Compare,
     pilot_test,
     private_folders,  # noqa: F401  (autouse)
 )
-from test_web_support import DOZZY_ROUNDS
+from helpers.web import DOZZY_ROUNDS
 from yatzy.actions import Score
 from yatzy.game import Game
 from yatzy.seats import Seat

@@ -17,7 +17,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, ProgressBar
 
-from test_tui_support import (
+from helpers.tui import (
     Compare,
     pilot_test,
     private_folders,  # noqa: F401  (autouse)

@@ -7,7 +7,7 @@ the new SVGs before committing them.
 
 from __future__ import annotations
 
-from test_tui_support import (
+from helpers.tui import (
     Compare,
     private_folders,  # noqa: F401  (autouse)
 )

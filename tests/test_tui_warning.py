@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_tui_support import fill, pilot_test, play_screen, until
+from helpers.tui import fill, pilot_test, play_screen, until
 from yatzy.actions import Roll, Score
 from yatzy.game import Game
 from yatzy.solver.coach import Coach

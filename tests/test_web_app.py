@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from test_web_support import BOT, DATABASES, Player, database_url, join, make_room, wait_for
+from helpers.web import BOT, DATABASES, Player, database_url, join, make_room, wait_for
 from yatzy.storage import Database, get_game
 from yatzy.web.app import create_app
 from yatzy.web.fairness import commitment, verify

@@ -35,7 +35,7 @@ axe_module = pytest.importorskip("axe_playwright_python.sync_playwright", reason
 
 import uvicorn  # noqa: E402
 
-from test_web_support import free_port  # noqa: E402
+from helpers.web import free_port  # noqa: E402
 from yatzy.web.app import create_app  # noqa: E402
 
 Page = playwright_sync.Page

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 import test_web_e2e as e2e
+from helpers.web import DOZZY_ROUNDS
 from test_web_e2e import DOCS, Page, check_axe, create_room, expect, play_until_over
-from test_web_support import DOZZY_ROUNDS
 
 # the server, the browser and its pages: test_web_e2e.py's fixtures
 base_url, browser, new_page = e2e.base_url, e2e.browser, e2e.new_page

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_web_support import BOT, Player, db_url, join, make_room
+from helpers.web import BOT, Player, db_url, join, make_room
 from yatzy.actions import Roll, Score
 from yatzy.analysis import analyse
 from yatzy.bots import DozzyBot, make_bot

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_web_support import BOT, DOZZY_ROUNDS, Player, db_url, join, make_room
+from helpers.web import BOT, DOZZY_ROUNDS, Player, db_url, join, make_room
 from yatzy.storage import Database, get_game, load_game
 from yatzy.web.app import create_app
 

@@ -38,7 +38,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from test_web_support import (
+from helpers.web import (
     BOT,
     DATABASES,
     POSTGRES,

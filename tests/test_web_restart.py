@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from websockets.sync.client import connect
 
-from test_web_support import (
+from helpers.web import (
     BOT,
     DATABASES,
     Player,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_web_support import BOT, Player, db_url, join, make_room, receive
+from helpers.web import BOT, Player, db_url, join, make_room, receive
 from yatzy.web.app import create_app
 from yatzy.web.protocol import MAX_MESSAGE_BYTES
 

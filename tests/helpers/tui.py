@@ -2,7 +2,7 @@
 loop, the test's own folders for settings and games, waiting for the app to get somewhere, and
 a box filled by keys.
 
-Imported as the web tests import test_web_support: ``from test_tui_support import ...``. The
+Imported as the web tests import helpers.web: ``from helpers.tui import ...``. The
 autouse fixture ``private_folders`` works where it is imported (``# noqa: F401`` on that import).
 """
 
