@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from yatzy.web.app import create_app
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 PACKAGE = ROOT / "src" / "yatzy"
 STATIC = PACKAGE / "web" / "static"
 MAX_LINES = 600

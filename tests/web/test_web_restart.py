@@ -36,7 +36,7 @@ from yatzy.cli import app as cli
 from yatzy.web.app import create_app
 from yatzy.web.rooms import Rooms
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(params=DATABASES)

@@ -42,7 +42,7 @@ from yatzy.web.protocol import (
     write_schemas,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_schemas_in_docs_are_current(tmp_path: Path) -> None:

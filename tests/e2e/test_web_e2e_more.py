@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import test_web_e2e as e2e
-from helpers.web import DOZZY_ROUNDS
 from test_web_e2e import DOCS, Page, check_axe, create_room, expect, play_until_over
+
+from helpers.web import DOZZY_ROUNDS
 
 # the server, the browser and its pages: test_web_e2e.py's fixtures
 base_url, browser, new_page = e2e.base_url, e2e.browser, e2e.new_page
@@ -330,7 +330,7 @@ def test_empty_history_screens(new_page: Any, screen: str) -> None:
 
 
 def test_the_pages_words_are_in_every_language_with_the_same_placeholders() -> None:
-    folder = Path(__file__).parents[1] / "src" / "yatzy" / "web" / "static" / "i18n"
+    folder = Path(__file__).parents[2] / "src" / "yatzy" / "web" / "static" / "i18n"
     english = json.loads((folder / "en.json").read_text(encoding="utf-8"))
     for lang in ("fi", "sv", "da", "nb", "ru"):
         words = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
