@@ -1,5 +1,5 @@
-"""The browser page's other screens, end to end (the fixtures and helpers of test_web_e2e.py:
-Debian's Chromium driven by Playwright against a real server on 127.0.0.1).
+"""The browser page's other screens, end to end (the fixtures of tests/e2e/conftest.py: Debian's
+Chromium driven by Playwright against a real server on 127.0.0.1).
 
 A scorekeeper room is played to the end at one table, the dice typed (a wrong entry refused,
 one taken back, one earlier round fixed) and the game lands in the history; the history is
@@ -14,27 +14,14 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
-import test_web_e2e as e2e
-from test_web_e2e import DOCS, Page, check_axe, create_room, expect, play_until_over
+from playwright.sync_api import Page, expect
 
+from helpers.browser import DOCS, LOOK, check_axe, create_room, finished_games, play_until_over
 from helpers.web import DOZZY_ROUNDS
-
-# the server, the browser and its pages: test_web_e2e.py's fixtures
-base_url, browser, new_page = e2e.base_url, e2e.browser, e2e.new_page
-LOOK = Path(tempfile.mkdtemp(prefix="yatzy-web-look-"))
-"""The other screens' screenshots, to look at (only web-stats.png goes to the docs)."""
-
-
-def finished_games(page: Page, **query: Any) -> list[dict[str, Any]]:
-    r = page.request.get("/api/games", params={"finished": "true", **query})
-    assert r.ok, r.text()
-    return r.json()  # type: ignore[no-any-return]
 
 
 def bot_games(page: Page, n: int, ruleset: str = "kids") -> list[int]:
@@ -327,14 +314,3 @@ def test_empty_history_screens(new_page: Any, screen: str) -> None:
     page.select_option("#lang", "fi")
     expect(page.locator("#nav a").nth(1)).to_have_text("Pelatut pelit")
     expect(page.locator("main")).to_contain_text(re.compile("Ei vielä päättyneitä pelejä|Näillä säännöillä"))
-
-
-def test_the_pages_words_are_in_every_language_with_the_same_placeholders() -> None:
-    folder = Path(__file__).parents[2] / "src" / "yatzy" / "web" / "static" / "i18n"
-    english = json.loads((folder / "en.json").read_text(encoding="utf-8"))
-    for lang in ("fi", "sv", "da", "nb", "ru"):
-        words = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
-        assert set(words) == set(english), (lang, set(words) ^ set(english))
-        for key, text in words.items():
-            names = sorted(re.findall(r"\{\w+\}", text))
-            assert names == sorted(re.findall(r"\{\w+\}", english[key])), (lang, key)

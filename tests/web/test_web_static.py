@@ -4,7 +4,8 @@ Each file stays under the house limit of 600 lines; every module index.html load
 module another one imports, exists and exports the names imported from it; every module is
 reached from index.html; the modules import each other without a cycle; and the server serves
 each file (JavaScript as JavaScript), which the wheel carries (pyproject's package-data).
-The narration module runs under Node (when there is one) with the page's English words.
+The narration module runs under Node (when there is one) with the page's English words, and the
+page's words (``static/i18n``) are in every language with the same placeholders.
 """
 
 from __future__ import annotations
@@ -163,3 +164,14 @@ def test_an_events_words_are_the_servers_text_when_sent_else_the_pages(tmp_path:
                          capture_output=True, text=True, timeout=60, check=True).stdout
     assert json.loads(out) == ["Ann rolls 1 2 3.", "Ann heittää 1 2 3.", "Ann rolls 1 2 3.",
                                "Ann scores 3 in 1 Ones; total 3.", ""]
+
+
+def test_the_pages_words_are_in_every_language_with_the_same_placeholders() -> None:
+    folder = STATIC / "i18n"
+    english = json.loads((folder / "en.json").read_text(encoding="utf-8"))
+    for lang in ("fi", "sv", "da", "nb", "ru"):
+        words = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+        assert set(words) == set(english), (lang, set(words) ^ set(english))
+        for key, text in words.items():
+            names = sorted(re.findall(r"\{\w+\}", text))
+            assert names == sorted(re.findall(r"\{\w+\}", english[key])), (lang, key)
