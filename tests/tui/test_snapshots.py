@@ -1,7 +1,7 @@
 """Screenshots of the terminal game, compared with the accepted ones in __snapshots__.
 
 Seeded games and a fixed terminal size make them the same on every run. After a deliberate
-change of the screens: ``pytest tests/tui/test_tui_snapshots.py --snapshot-update``, then look at
+change of the screens: ``pytest tests/tui/test_snapshots.py --snapshot-update``, then look at
 the new SVGs before committing them.
 """
 
