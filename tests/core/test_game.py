@@ -9,7 +9,7 @@ import pytest
 
 from yatzy.bots import GreedyBot, RandomBot, run
 from yatzy.errors import IllegalActionError, InvalidActionError, UnknownRulesetError
-from yatzy.game import Game, Roll, Score
+from yatzy.game import Game, Restore, Roll, Score
 from yatzy.registry import OPTIONS, RULESETS, get_ruleset
 
 
@@ -232,3 +232,19 @@ def test_save_with_an_illegal_action_names_it() -> None:
     data["log"][1] = {"score": {"category": "nope"}}
     with pytest.raises(InvalidActionError, match="action 2 of the saved game"):
         Game.from_dict(data)
+
+
+# ---- a fast stand-in for the random whole games above ----------------------------------------
+# The mutation run leaves those 360 games out for time; these few keep what only they
+# checked: a whole game of every ruleset (tile returns and restores in DOZZY) survives a
+# save and load action for action.
+@pytest.mark.parametrize("name", RULESETS)
+def test_whole_game_of_every_ruleset_saves_and_loads(name: str) -> None:
+    rs = get_ruleset(name)
+    game = run(Game(rs, ["a", "b", "c"], seed=11), [GreedyBot(), RandomBot(5), GreedyBot()])
+    loaded = Game.from_json(game.to_json())
+    assert loaded.log == game.log
+    assert loaded.state == game.state and loaded.totals() == game.totals()
+    if rs.uses_board:
+        assert any(isinstance(a, Restore) for a in game.log)
+        assert any(isinstance(a, Score) and a.returns for a in game.log)
