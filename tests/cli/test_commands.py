@@ -1,18 +1,15 @@
-"""The command line, through Typer's runner, and the hot-seat loop with scripted input."""
+"""The command line's results, through Typer's runner: scores, rule sheets, solve, advise,
+simulate and converge."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from typer.testing import CliRunner
 
 from yatzy.cli import app
-from yatzy.game import Game
-from yatzy.line.play import hot_seat
 from yatzy.names import LANGUAGES, label
 from yatzy.registry import RULESETS
 
@@ -81,26 +78,6 @@ def test_simulate_json_and_plot(tmp_path: Path) -> None:
     r = runner.invoke(app, ["simulate", "--rules", "dozzy", "--games", "20", "--bot", "dozzy",
                             "--json"])
     assert json.loads(r.stdout)["games"] == 20
-
-
-def test_hot_seat_plays_to_the_end() -> None:
-    game = Game("kids", ["me", "greedy (bot)"], seed=4)
-    # r rolls (after a score: the bot plays, then you roll); a bad keep and an undo on the way;
-    # Enter after the last score lets the bot finish
-    lines = iter(["r", "k 9", "s ones", "u", "s 1"] + [x for i in range(2, 7) for x in ("r", f"s {i}")]
-                 + [""])
-    hot_seat(game, ["human", "greedy"], ask=lambda _: next(lines), console=Console(file=io.StringIO()))
-    assert game.is_over
-
-
-def test_hot_seat_stops_on_end_of_input() -> None:
-    game = Game("yatzy", ["me"], seed=4)
-
-    def eof(_: str) -> str:
-        raise EOFError
-
-    hot_seat(game, ["human"], ask=eof)
-    assert not game.is_over
 
 
 def test_converge_json_and_plot(tmp_path: Path) -> None:

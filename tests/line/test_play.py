@@ -393,6 +393,26 @@ def test_a_person_plays_a_whole_game_against_a_bot(rules: str) -> None:
     assert game.is_over and "Winner" in out and "final score" in out
 
 
+def test_hot_seat_plays_to_the_end() -> None:
+    game = Game("kids", ["me", "greedy (bot)"], seed=4)
+    # r rolls (after a score: the bot plays, then you roll); a bad keep and an undo on the way;
+    # Enter after the last score lets the bot finish
+    lines = iter(["r", "k 9", "s ones", "u", "s 1"] + [x for i in range(2, 7) for x in ("r", f"s {i}")]
+                 + [""])
+    hot_seat(game, ["human", "greedy"], ask=lambda _: next(lines), console=Console(file=io.StringIO()))
+    assert game.is_over
+
+
+def test_hot_seat_stops_on_end_of_input() -> None:
+    game = Game("yatzy", ["me"], seed=4)
+
+    def eof(_: str) -> str:
+        raise EOFError
+
+    hot_seat(game, ["human"], ask=eof)
+    assert not game.is_over
+
+
 # ---- 12. seats, the roll-off, a loaded game -----------------------------------------------------
 
 def test_kinds_seat_people_and_bots_anew() -> None:
