@@ -1,9 +1,6 @@
 """Helpers of the terminal game's tests (no tests here): pilot tests run in their own event
-loop, the test's own folders for settings and games, waiting for the app to get somewhere, and
-a box filled by keys.
-
-Imported as the web tests import helpers.web: ``from helpers.tui import ...``. The
-autouse fixture ``private_folders`` works where it is imported (``# noqa: F401`` on that import).
+loop, waiting for the app to get somewhere, and a box filled by keys. The test's own folders
+for settings and games are tests/tui/conftest.py's autouse fixture.
 """
 
 from __future__ import annotations
@@ -11,10 +8,8 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 
 from yatzy.tui.app import YatzyApp
@@ -31,13 +26,6 @@ def pilot_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., 
     def run(*args: Any, **kwargs: Any) -> None:
         asyncio.run(test(*args, **kwargs))
     return run
-
-
-@pytest.fixture(autouse=True)
-def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Settings and the unfinished game go to the test's own folders, never the user's."""
-    monkeypatch.setenv("YATZY_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path / "data"))
 
 
 async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:

@@ -19,13 +19,7 @@ import pytest
 from rich.color import Color
 from textual.pilot import Pilot
 
-from helpers.tui import (
-    fill,
-    pilot_test,
-    play_screen,
-    private_folders,  # noqa: F401  (autouse)
-    until,
-)
+from helpers.tui import fill, pilot_test, play_screen, until
 from yatzy.actions import parse_action
 from yatzy.bots import DozzyBot
 from yatzy.errors import InvalidActionError

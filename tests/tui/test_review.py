@@ -17,12 +17,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, ProgressBar
 
-from helpers.tui import (
-    Compare,
-    pilot_test,
-    private_folders,  # noqa: F401  (autouse)
-    until,
-)
+from helpers.tui import Compare, pilot_test, until
 from yatzy.analysis import AnalysisError, Decision, analyse, check_analysable
 from yatzy.bots import make_bot, run
 from yatzy.game import Game, Roll

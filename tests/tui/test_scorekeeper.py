@@ -14,11 +14,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select
 
-from helpers.tui import (
-    Compare,
-    pilot_test,
-    private_folders,  # noqa: F401  (autouse)
-)
+from helpers.tui import Compare, pilot_test
 from helpers.web import DOZZY_ROUNDS
 from yatzy.actions import Score
 from yatzy.game import Game

@@ -7,10 +7,7 @@ the new SVGs before committing them.
 
 from __future__ import annotations
 
-from helpers.tui import (
-    Compare,
-    private_folders,  # noqa: F401  (autouse)
-)
+from helpers.tui import Compare
 from yatzy.game import Game
 from yatzy.seats import Seat
 from yatzy.tui.app import YatzyApp

@@ -8,22 +8,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers.web import BOT, DATABASES, Player, database_url, join, make_room, wait_for
+from helpers.web import BOT, Player, join, make_room, wait_for
 from yatzy.storage import Database, get_game
 from yatzy.web.app import create_app
 from yatzy.web.fairness import commitment, verify
 from yatzy.web.rooms import PRESENCE_LOST
-
-
-@pytest.fixture(params=DATABASES)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as u:
-        yield u
 
 
 @pytest.fixture

@@ -22,9 +22,7 @@ from websockets.sync.client import connect
 
 from helpers.web import (
     BOT,
-    DATABASES,
     Player,
-    database_url,
     db_url,
     free_port,
     join,
@@ -37,12 +35,6 @@ from yatzy.web.app import create_app
 from yatzy.web.rooms import Rooms
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(params=DATABASES)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as u:
-        yield u
 
 
 def test_a_new_server_goes_on_from_every_games_last_action(url: str) -> None:
