@@ -16,7 +16,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from helpers.browser import LOOK, check_axe, finished_games
-from helpers.web import DOZZY_ROUNDS
+from helpers.games import DOZZY_ROUNDS
 
 
 def type_dice(page: Page, dice: str) -> None:

@@ -34,11 +34,6 @@ DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
 """Parameters of a database fixture: SQLite, and PostgreSQL when there is one."""
 
 BOT = {"kind": "bot", "level": "beginner"}
-DOZZY_ROUNDS = ["r = 22355", "s chance", "r = 14556", "s n10", "r = 13455", "s n5", "r = 22456", "s n11",
-                "r = 24456", "s n8 5", "r = 22456", "s n9 8"]
-"""Six DOZZY rounds of one player, typed at a scorekeeper table: the last (2 2 4 5 6 in 9, tile
-8 back) fixed into Ones leaves a choice of tile 8, 10 or 11 back (the fix tests of every
-front end)."""
 _ids = itertools.count(1)
 
 
@@ -136,6 +131,15 @@ class Player:
         best = max(self.view["score_options"], key=lambda o: o["points"])
         assert self.answer(self.act(f"s {best['id']}"))["type"] == "ack"
         self.until_version()
+
+    def play_out(self, timeout: float = 10.0) -> None:
+        """Play each of this seat's turns (:meth:`play_turn`) until the game is over, reading
+        what the others do in between."""
+        while not (self.view and self.view["over"]):
+            if self.my_turn():
+                self.play_turn()
+            else:
+                self.recv(timeout)
 
     def until_version(self) -> None:
         """Read until the view has caught up with the last ack."""

@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from helpers.web import DOZZY_ROUNDS
+from helpers.games import DOZZY_ROUNDS
 from yatzy.cli import app
 from yatzy.game import Game
 from yatzy.line.scorekeeper import keep_score

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from helpers.games import play_out
 from yatzy.analysis import AnalysisError, analyse
-from yatzy.bots import make_bot, run
+from yatzy.bots import make_bot
 from yatzy.errors import InvalidActionError
 from yatzy.game import Game, Roll, Score
 from yatzy.registry import get_ruleset
@@ -22,7 +23,8 @@ def coach() -> Coach:
 def kids_game(seed: int) -> Game:
     rs = get_ruleset("kids")
     game = Game(rs, [Seat.bot("optimal"), Seat.bot("random", "Rita"), Seat("Ann")], seed=seed)
-    return run(game, [make_bot("optimal", rs), make_bot("random", rs, seed=seed), make_bot("greedy", rs)])
+    return play_out(game, [make_bot("optimal", rs), make_bot("random", rs, seed=seed),
+                           make_bot("greedy", rs)])
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -80,7 +82,7 @@ def test_only_the_chosen_seats_and_an_unfinished_game(coach: Coach) -> None:
 
 def test_dozzy_and_a_coach_of_another_ruleset_are_refused(coach: Coach) -> None:
     rs = get_ruleset("dozzy")
-    game = run(Game(rs, ["Ann"], seed=1), [make_bot("dozzy", rs)])
+    game = play_out(Game(rs, ["Ann"], seed=1), [make_bot("dozzy", rs)])
     with pytest.raises(AnalysisError, match=r"DOZZY \(Yatzy on the DOZEN12 board\) games cannot be analysed"):
         analyse(game)
     yatzy_game = Game("yatzy", ["Ann"], seed=1)

@@ -22,9 +22,10 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, event, inspect, make_url
 from sqlalchemy.orm import Session
 
+from helpers.games import bots_for, play_out
 from helpers.web import postgres_schema, with_options
 from yatzy.analysis import analyse
-from yatzy.bots import Player, make_bot, run
+from yatzy.bots import make_bot
 from yatzy.errors import InvalidActionError, UnknownRulesetError
 from yatzy.game import Game, Roll, Score
 from yatzy.registry import get_ruleset
@@ -86,13 +87,6 @@ def read_only(url: str) -> str:
 
 # ---- games ----------------------------------------------------------------------------------
 
-def drivers(game: Game, seed: int) -> list[Player]:
-    """Who moves for each seat: bots by the seat's level; people play as the greedy bot."""
-    rs = game.ruleset
-    return [make_bot(s.level if s.level else ("dozzy" if rs.uses_board else "greedy"), rs, seed=seed + i)
-            for i, s in enumerate(game.seats)]
-
-
 def new_game(rules: str, seed: int, **options: object) -> Game:
     """Ann (a person), a greedy bot (DOZZY: the dozzy bot) and a random bot."""
     rs = get_ruleset(rules, **options)
@@ -100,18 +94,10 @@ def new_game(rules: str, seed: int, **options: object) -> Game:
     return Game(rs, [Seat("Ann"), Seat.bot(other), Seat.bot("random", "Rita")], seed=seed)
 
 
-def advance(game: Game, players: list[Player], actions: int | None = None) -> Game:
-    """Let the drivers play ``actions`` more actions (all to the end when None)."""
-    stop = None if actions is None else len(game.log) + actions
-    while not game.is_over and (stop is None or len(game.log) < stop):
-        game.play(players[game.state.current].act(game))
-    return game
-
-
 def play(rules: str, seed: int, actions: int | None = None, **options: object) -> Game:
-    """A game of :func:`new_game`'s seats, whole or its first ``actions``."""
-    game = new_game(rules, seed, **options)
-    return advance(game, drivers(game, seed), actions)
+    """A game of :func:`new_game`'s seats, whole or its first ``actions``; people play as the
+    greedy bot (DOZZY: the dozzy bot)."""
+    return play_out(new_game(rules, seed, **options), seed=seed, actions=actions)
 
 
 def same_game(a: Game, b: Game) -> None:
@@ -203,7 +189,7 @@ def test_list_games_filters_by_player_ruleset_and_state(db: Database) -> None:
     b = record_game(db, play("kids", 2), at=T0 + timedelta(hours=1))
     c = record_game(db, play("yatzy", 3, actions=10), at=T0 + timedelta(hours=2))
     solo = Game("kids", [Seat("Bo")], seed=4)
-    run(solo, drivers(solo, 4))
+    play_out(solo, seed=4)
     d = record_game(db, solo, title="Bo alone", at=T0 + timedelta(hours=3))
     assert [g.id for g in list_games(db)] == [d, c, b, a]
     assert [g.id for g in list_games(db, limit=2)] == [d, c]
@@ -242,8 +228,8 @@ def test_unknown_games_and_seats(db: Database) -> None:
 def test_an_unfinished_game_is_stored_and_continued(db: Database) -> None:
     whole = play("yatzy", seed=11)
     part = new_game("yatzy", seed=11)
-    players = drivers(part, 11)  # the same drivers all along: the same moves as in the whole game
-    advance(part, players, 25)
+    players = bots_for(part, 11)  # the same bots all along: the same moves as in the whole game
+    play_out(part, players, actions=25)
     game_id = record_game(db, part, at=T0)
     summary = get_game(db, game_id)
     assert (summary.finished, summary.finished_at, summary.actions) == (False, None, 25)
@@ -253,11 +239,11 @@ def test_an_unfinished_game_is_stored_and_continued(db: Database) -> None:
 
     resumed = load_game(db, game_id)
     same_game(resumed, part)
-    advance(resumed, players, 30)
+    play_out(resumed, players, actions=30)
     assert record_game(db, resumed, game_id=game_id, at=T0 + timedelta(minutes=5)) == game_id
     assert get_game(db, game_id).actions == 55
 
-    again = advance(load_game(db, game_id), players)
+    again = play_out(load_game(db, game_id), players)
     record_game(db, again, game_id=game_id, at=T0 + timedelta(minutes=9))
     done = get_game(db, game_id)
     assert (done.finished, done.started_at, done.finished_at) == (True, T0, T0 + timedelta(minutes=9))
@@ -382,7 +368,7 @@ def test_points_lost_are_set_cleared_and_dropped_when_the_game_goes_on(db: Datab
     for bad in (-1.0, float("nan"), float("inf")):
         with pytest.raises(InvalidActionError):
             set_points_lost(db, game_id, 0, bad)
-    advance(game, drivers(game, 3), 1)
+    play_out(game, seed=3, actions=1)
     record_game(db, game, game_id=game_id)  # a longer log: the old analysis no longer covers it
     assert get_game(db, game_id).seats[0].points_lost is None
     set_points_lost(db, game_id, 1, 2)
@@ -393,7 +379,7 @@ def test_points_lost_are_set_cleared_and_dropped_when_the_game_goes_on(db: Datab
 def test_an_analysis_is_stored_for_every_seat_it_covers(db: Database) -> None:
     rs = get_ruleset("kids")
     game = Game(rs, [Seat("Ann"), Seat.bot("optimal")], seed=8)
-    run(game, [make_bot("random", rs, seed=1), make_bot("optimal", rs)])
+    play_out(game, [make_bot("random", rs, seed=1), make_bot("optimal", rs)])
     game_id = record_game(db, game)
     analysis = analyse(game)
     store_analysis(db, game_id, analysis)
@@ -406,7 +392,7 @@ def test_an_analysis_is_stored_for_every_seat_it_covers(db: Database) -> None:
     part = play("kids", seed=2, actions=12)
     part_id = record_game(db, part)
     early = analyse(part, [0])
-    run(part, drivers(part, 2))
+    play_out(part, seed=2)
     record_game(db, part, game_id=part_id)
     with pytest.raises(GameConflictError, match="analyse the stored game"):
         store_analysis(db, part_id, early)  # made before the game went on

@@ -20,8 +20,8 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Select, Static, TabbedContent
 
+from helpers.games import play_out
 from helpers.tui import Compare, pilot_test, until
-from yatzy.bots import make_bot, run
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -57,9 +57,7 @@ def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
 
 
 def played(rules: str, seats: list[Seat], seed: int) -> Game:
-    rs = get_ruleset(rules)
-    game = Game(rs, seats, seed=seed)
-    return run(game, [make_bot(s.level or "greedy", rs, seed=seed + i) for i, s in enumerate(seats)])
+    return play_out(Game(get_ruleset(rules), seats, seed=seed), seed=seed)
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, ProgressBar
 
+from helpers.games import play_out
 from helpers.tui import Compare, pilot_test, until
 from yatzy.analysis import AnalysisError, Decision, analyse, check_analysable
-from yatzy.bots import make_bot, run
 from yatzy.game import Game, Roll
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -38,7 +38,7 @@ def played(rules: str = "kids", seed: int = 5, others: tuple[str, ...] = ("Bo",)
     rs = get_ruleset(rules, **options)
     level = "dozzy" if rs.uses_board else "greedy"
     game = Game(rs, [Seat("Ann"), *(Seat.bot(level, name) for name in others)], seed=seed)
-    return run(game, [make_bot("random", rs, seed=seed), *(make_bot(level, rs) for _ in others)])
+    return play_out(game, seed=seed, people="random")
 
 
 async def open_review(pilot: Pilot[Any], analysed: bool = True) -> ReviewScreen:

@@ -14,8 +14,8 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select
 
+from helpers.games import DOZZY_ROUNDS
 from helpers.tui import Compare, pilot_test
-from helpers.web import DOZZY_ROUNDS
 from yatzy.actions import Score
 from yatzy.game import Game
 from yatzy.seats import Seat

@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from helpers.games import play_out
 from helpers.web import BOT, Player, db_url, join, make_room
 from yatzy.actions import Roll, Score
 from yatzy.analysis import analyse
-from yatzy.bots import DozzyBot, make_bot
+from yatzy.bots import DozzyBot
 from yatzy.game import Game
 from yatzy.i18n import language
 from yatzy.registry import get_ruleset
@@ -142,16 +143,6 @@ def coach_answer(player: Player, id: str) -> dict[str, Any]:
             return m
 
 
-def play_out(player: Player) -> None:
-    """Roll once and fill the box worth most, every turn, until the end."""
-    while True:
-        while not (player.view and (player.view["over"] or player.my_turn())):
-            player.recv(timeout=10)
-        if player.view["over"]:
-            return
-        player.play_turn()
-
-
 def test_analysis_history_replays_and_statistics(client: TestClient, tmp_path: Path,
                                                  kids_coach: Coach) -> None:
     room = make_room(client, [{"name": "Ann"}, BOT], ruleset="kids")
@@ -162,7 +153,7 @@ def test_analysis_history_replays_and_statistics(client: TestClient, tmp_path: P
     assert client.get(f"/api/rooms/{code}/analysis").json()["detail"]["code"] == "not_over"
     assert client.get(f"/api/games/{game_id}").status_code == 409  # the save holds the seed
     with Player(client, code, join(client, code)) as ann:
-        play_out(ann)
+        ann.play_out()
         ann.until("reveal", timeout=10)
     game = server_game(client, code)
     r = client.get(f"/api/rooms/{code}/analysis")
@@ -213,10 +204,7 @@ def bot_game(rules: str, seed: int) -> Game:
     """Ann (played as the greedy bot) against a random bot, to the end."""
     rs = get_ruleset(rules)
     game = Game(rs, [Seat("Ann"), Seat.bot("random", "Rita")], seed=seed)
-    players = [make_bot("greedy", rs, seed=seed), make_bot("random", rs, seed=seed + 1)]
-    while not game.is_over:
-        game.play(players[game.state.current].act(game))
-    return game
+    return play_out(game, seed=seed)
 
 
 def test_a_replay_step_gives_the_next_move_in_words_in_the_language_asked(client: TestClient,

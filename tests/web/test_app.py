@@ -204,11 +204,7 @@ def test_a_finished_room_nobody_watches_is_let_go_and_read_back_when_asked(clien
     rooms.keep_finished = 0.2
     code = make_room(client, [{"name": "Ann"}, BOT], ruleset="kids")["code"]
     with Player(client, code, join(client, code)) as ann:
-        while not (ann.view and ann.view["over"]):
-            if ann.my_turn():
-                ann.play_turn()
-            else:
-                ann.recv()
+        ann.play_out()
         if not any(m["type"] == "reveal" for m in ann.seen):
             ann.until("reveal")
         time.sleep(0.5)

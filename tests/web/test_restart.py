@@ -84,8 +84,7 @@ def test_a_restarted_server_takes_up_the_games_by_itself(
             m.setattr(Rooms, "save_later", lambda self, room: None)  # the end is committed, not saved
             ended = make_room(first, [{"name": "Bo"}, BOT], ruleset="kids")
             with Player(first, ended["code"], join(first, ended["code"], 0)) as p:
-                while not (p.view and p.view["over"]):
-                    p.play_turn() if p.my_turn() else p.recv()
+                p.play_out()
             game_id = first.get(f"/api/rooms/{ended['code']}").json()["game_id"]
             assert first.get(f"/api/games/{game_id}").json()["detail"]["code"] == "not_over"
         version = first.app.state.rooms.rooms[waiting["code"]].version  # type: ignore[attr-defined]

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers.web import BOT, DOZZY_ROUNDS, Player, db_url, join, make_room
+from helpers.games import DOZZY_ROUNDS
+from helpers.web import BOT, Player, db_url, join, make_room
 from yatzy.storage import Database, get_game, load_game
 from yatzy.web.app import create_app
 
