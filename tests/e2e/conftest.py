@@ -5,7 +5,6 @@ their own each). Without Chromium or Playwright the folder is skipped with the r
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,8 +21,11 @@ pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwri
 
 import uvicorn  # noqa: E402
 
+from helpers.wait import DEADLINE, wait_for  # noqa: E402
 from helpers.web import free_port  # noqa: E402
 from yatzy.web.app import create_app  # noqa: E402
+
+playwright_sync.expect.set_options(timeout=DEADLINE * 1000)  # every wait of a page on the one deadline
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +36,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
+    wait_for(lambda: server.started, what="the server did not start")
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
@@ -59,7 +58,7 @@ def new_page(browser: Any, base_url: str) -> Iterator[Any]:
     def make(width: int = 1280, height: int = 900, **options: Any) -> Any:
         context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height},
                                       reduced_motion="reduce", **options)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(DEADLINE * 1000)
         contexts.append(context)
         return context.new_page()
 

@@ -32,7 +32,7 @@ def test_the_coachs_best_option_and_the_analysis_in_the_page(new_page: Any) -> N
     page.click("#roll")
     page.wait_for_selector("button.score")
     page.click("#ask-coach")
-    page.wait_for_selector("#coach li", timeout=30_000)
+    page.wait_for_selector("#coach li")
     assert coached, "no ready coach message came"
     best = coached[-1]["options"][0]
     expect(page.locator("#coach li").first).to_have_text(re.compile("^" + re.escape(best["description"])))
@@ -40,7 +40,7 @@ def test_the_coachs_best_option_and_the_analysis_in_the_page(new_page: Any) -> N
 
     play_until_over([page])
     page.click("#analyse")
-    expect(page.locator("#analysis-h")).to_be_visible(timeout=30_000)
+    expect(page.locator("#analysis-h")).to_be_visible()
     analysis = page.request.get(f"/api/rooms/{code}/analysis").json()
     assert analysis["status"] == "ready"
     for seat in analysis["seats"]:

@@ -21,10 +21,11 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from helpers.browser import DOCS, check_axe, create_room, play_turn, play_until_over
+from helpers.wait import DEADLINE
 
 
 def verdict(page: Page) -> str:
-    page.wait_for_selector("#fair-verdict", timeout=15_000)
+    page.wait_for_selector("#fair-verdict")
     return page.inner_text("#fair-verdict")
 
 
@@ -149,7 +150,7 @@ def test_the_fair_dice_check_in_the_page_fails_on_a_tampered_roll(new_page: Any,
     page = new_page()
     create_room(page, [("bot", "beginner")], ruleset="kids")  # the page watches a bot's game
     text = ""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + DEADLINE
     while time.monotonic() < deadline:
         r = page.request.get(f"/api/rooms/{page.url.rsplit('/', 1)[1]}/verify")
         if r.ok:

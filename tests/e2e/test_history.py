@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.browser import DOCS, LOOK, check_axe, finished_games
+from helpers.wait import DEADLINE
 
 
 def bot_games(page: Page, n: int, ruleset: str = "kids") -> list[int]:
@@ -30,7 +31,7 @@ def bot_games(page: Page, n: int, ruleset: str = "kids") -> list[int]:
                       {"kind": "bot", "level": "casual", "name": f"Cas {i}"}]})
         assert r.ok, r.text()
         ids.append(page.request.get(f"/api/rooms/{r.json()['code']}").json()["game_id"])
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + DEADLINE
     while not set(ids) <= {g["id"] for g in finished_games(page, ruleset=ruleset, limit=500)}:
         assert time.monotonic() < deadline, "the bots' games did not end"
         time.sleep(0.1)
@@ -101,7 +102,7 @@ def test_the_history_a_replay_stepped_with_the_keys_and_the_statistics_chart(new
     page.screenshot(path=str(LOOK / "web-stats-fi.png"), full_page=True)
     page.select_option("#lang", "en")
     page.set_viewport_size({"width": 360, "height": 780})
-    page.wait_for_timeout(300)  # the chart is drawn again for the narrow screen
+    page.wait_for_function("() => document.documentElement.scrollWidth <= 360")  # drawn again, narrow
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     check_axe(page, "statistics on a phone")
     page.screenshot(path=str(LOOK / "web-stats-phone.png"), full_page=True)

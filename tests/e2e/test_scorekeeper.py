@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from helpers.browser import LOOK, check_axe, finished_games
 from helpers.games import DOZZY_ROUNDS
+from helpers.wait import DEADLINE
 
 
 def type_dice(page: Page, dice: str) -> None:
@@ -147,7 +148,7 @@ def test_a_dozzy_round_fixed_in_the_page_names_the_tiles_that_came_back(new_page
         ws.send(json.dumps({"type": "hello", "protocol": 1, "token": room["table_token"]}))
         for n, action in enumerate(typed):
             ws.send(json.dumps({"type": "act", "id": f"a{n}", "version": n, "action": action}))
-            while (m := json.loads(ws.recv(timeout=10)))["type"] != "ack":
+            while (m := json.loads(ws.recv(timeout=DEADLINE)))["type"] != "ack":
                 assert m["type"] != "error", m
     page.goto("/")
     page.evaluate("([code, token]) => localStorage.setItem(`yatzy.room.${code}`, "

@@ -15,6 +15,8 @@ from typing import Any
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
+from helpers.wait import DEADLINE
+
 DOCS = Path(os.environ["YATZY_SCREENSHOTS"]) if os.environ.get("YATZY_SCREENSHOTS") else \
     Path(tempfile.mkdtemp(prefix="yatzy-web-shots-"))
 """Where the README's screenshots go: YATZY_SCREENSHOTS (``YATZY_SCREENSHOTS=docs`` renews
@@ -81,7 +83,7 @@ def play_turn(page: Page, *, keyboard: bool = False) -> None:
     page.wait_for_function("() => !document.querySelector('button.score')")
 
 
-def play_until_over(pages: list[Page], *, keyboard: bool = False, timeout: float = 60,
+def play_until_over(pages: list[Page], *, keyboard: bool = False, timeout: float = 3 * DEADLINE,
                     each_turn: Any = None) -> None:
     deadline = time.monotonic() + timeout
     turns = 0

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from textual.pilot import Pilot
 
+from helpers.wait import DEADLINE
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.play import PlayScreen
 from yatzy.tui.widgets import ScoreCard
@@ -28,13 +30,14 @@ def pilot_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., 
     return run
 
 
-async def until(pilot: Pilot[Any], ready: Callable[[], bool]) -> None:
-    """Let the app work until ``ready()`` (a screen being composed anew, a worker finishing)."""
-    for _ in range(1000):  # 20 s: a busy machine composes screens slowly
-        if ready():
-            return
+async def until(pilot: Pilot[Any], ready: Callable[[], bool], seconds: float = DEADLINE) -> None:
+    """Let the app work until ``ready()`` (a screen being composed anew, a worker finishing),
+    looking every 20 ms; fail after ``seconds`` (a busy machine composes screens slowly)."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the app never got there in {seconds:.0f} s")
         await pilot.pause(0.02)
-    raise AssertionError("the app never got there")
 
 
 def play_screen(app: YatzyApp) -> PlayScreen:

@@ -11,7 +11,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +23,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import URL, make_url, text
 from starlette.testclient import WebSocketTestSession
+
+from helpers.wait import DEADLINE, wait_for
 
 POSTGRES = os.environ.get("YATZY_TEST_POSTGRES_URL")
 """A PostgreSQL database for tests (CI: .ci/run), e.g. postgresql+psycopg://yatzy:yatzy@127.0.0.1:5432/yatzytest."""
@@ -51,7 +52,7 @@ def join(client: TestClient, code: str, seat: int | None = None) -> str:
     return r.json()["token"]  # type: ignore[no-any-return]
 
 
-def receive(ws: WebSocketTestSession, timeout: float = 5.0) -> dict[str, Any]:
+def receive(ws: WebSocketTestSession, timeout: float = DEADLINE) -> dict[str, Any]:
     """The next message (fails after ``timeout`` seconds); a close comes back as type "close"."""
 
     async def get() -> Any:
@@ -88,14 +89,14 @@ class Player:
     def send(self, message: dict[str, Any] | str) -> None:
         self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
 
-    def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+    def recv(self, timeout: float = DEADLINE) -> dict[str, Any]:
         m = receive(self.ws, timeout)
         self.seen.append(m)
         if m["type"] in ("state", "events"):
             self.view = m["view"]
         return m
 
-    def until(self, *types: str, timeout: float = 5.0) -> dict[str, Any]:
+    def until(self, *types: str, timeout: float = DEADLINE) -> dict[str, Any]:
         while True:
             m = self.recv(timeout)
             if m["type"] in types:
@@ -118,7 +119,7 @@ class Player:
     def my_turn(self) -> bool:
         return bool(self.view and self.view["legal_actions"])
 
-    def wait_turn(self, timeout: float = 10.0) -> None:
+    def wait_turn(self, timeout: float = DEADLINE) -> None:
         while not self.my_turn():
             self.recv(timeout)
 
@@ -132,7 +133,7 @@ class Player:
         assert self.answer(self.act(f"s {best['id']}"))["type"] == "ack"
         self.until_version()
 
-    def play_out(self, timeout: float = 10.0) -> None:
+    def play_out(self, timeout: float = DEADLINE) -> None:
         """Play each of this seat's turns (:meth:`play_turn`) until the game is over, reading
         what the others do in between."""
         while not (self.view and self.view["over"]):
@@ -221,7 +222,7 @@ def yatzy_serve(port: int, *options: str, log: Path, kill: bool = False) -> Iter
         proc = subprocess.Popen([str(yatzy), "serve", "--host", "127.0.0.1", "--port", str(port), *options],
                                 stdout=subprocess.DEVNULL, stderr=out, env={**os.environ})
     try:
-        wait_for(lambda: answers(f"http://127.0.0.1:{port}", proc, log), 30, "the server did not start")
+        wait_for(lambda: answers(f"http://127.0.0.1:{port}", proc, log), what="the server did not start")
         yield proc
     finally:
         stop_process(proc, kill=kill)
@@ -234,11 +235,3 @@ def answers(base: str, proc: subprocess.Popen[bytes], log: Path) -> bool:
     except httpx.TransportError:
         assert proc.poll() is None, log.read_text()
         return False
-
-
-def wait_for(check: Any, seconds: float = 20.0, what: str = "waited in vain") -> None:
-    """Wait until ``check()`` is true (fail after ``seconds``)."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)

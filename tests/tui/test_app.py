@@ -354,7 +354,7 @@ def test_quitting_while_a_table_is_built_does_not_wait_for_it(monkeypatch: pytes
     async def quit_while_building() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("r", "c")
-            await pilot.pause(0.3)
+            await until(pilot, lambda: "Building" in str(app.screen.query_one("#coach-body").render()))
             assert "Building" in str(app.screen.query_one("#coach-body").render())
             await pilot.press("u")  # the game is still usable meanwhile
             await pilot.press("r")

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select
 
 from helpers.games import DOZZY_ROUNDS
-from helpers.tui import Compare, pilot_test
+from helpers.tui import Compare, pilot_test, until
 from yatzy.actions import Score
 from yatzy.game import Game
 from yatzy.seats import Seat
@@ -261,18 +261,12 @@ async def test_the_coach_ranks_the_dice_typed() -> None:
         await throw(pilot, [3, 3, 3, 1, 2])
         await pilot.press("c")
         panel = keeper(app).query_one(CoachPanel)
-        for _ in range(200):
-            if panel.options:
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: bool(panel.options))
         assert panel.options and panel.version == len(game.log)
         # typed again after u: the same number of moves, other dice, ranked anew
         await pilot.press("u")
         await throw(pilot, [6, 6, 6, 1, 2])
-        for _ in range(200):
-            if panel.version == len(game.log) and panel.options:
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: panel.version == len(game.log) and bool(panel.options))
         assert game.state.dice == (1, 2, 6, 6, 6) and panel.version == len(game.log)
 
 

@@ -56,7 +56,7 @@ def server_game(client: TestClient, code: str) -> Game:
 def coach(player: Player, id: str = "c1") -> dict[str, Any]:
     player.send({"type": "coach", "id": id})
     while True:
-        m = player.recv(timeout=60)
+        m = player.recv()
         if m["type"] in ("coach", "error") and m.get("id") == id:
             return m
 
@@ -88,7 +88,7 @@ def test_the_coach_ranks_the_asking_seats_position_as_the_library_does(client: T
         watcher.until("state")
         assert coach(watcher, "c4")["code"] == "spectator"
         ann.send({"type": "coach"})  # no id: answered all the same
-        assert ann.until("coach", timeout=60)["id"] is None
+        assert ann.until("coach")["id"] is None
 
 
 def test_the_coach_off_is_refused_and_dozzy_gets_the_bots_rule_of_thumb(client: TestClient) -> None:
@@ -138,7 +138,7 @@ def test_a_table_being_built_is_answered_preparing_then_the_answer_follows(
 
 def coach_answer(player: Player, id: str) -> dict[str, Any]:
     while True:
-        m = player.recv(timeout=60)
+        m = player.recv()
         if m["type"] == "coach" and m.get("id") == id:
             return m
 
@@ -154,7 +154,7 @@ def test_analysis_history_replays_and_statistics(client: TestClient, tmp_path: P
     assert client.get(f"/api/games/{game_id}").status_code == 409  # the save holds the seed
     with Player(client, code, join(client, code)) as ann:
         ann.play_out()
-        ann.until("reveal", timeout=10)
+        ann.until("reveal")
     game = server_game(client, code)
     r = client.get(f"/api/rooms/{code}/analysis")
     assert r.status_code == 200, r.text

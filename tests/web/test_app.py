@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers.web import BOT, Player, join, make_room, wait_for
+from helpers.wait import wait_for
+from helpers.web import BOT, Player, join, make_room
 from yatzy.storage import Database, get_game
 from yatzy.web.app import create_app
 from yatzy.web.fairness import commitment, verify
@@ -69,7 +70,7 @@ def test_a_whole_game_of_two_people_and_a_bot_over_websockets(client: TestClient
         for _ in range(15):
             ann.play_turn()
             bo.play_turn()
-        reveals = [p.until("reveal", timeout=10) for p in (ann, bo)]
+        reveals = [p.until("reveal") for p in (ann, bo)]
         assert reveals[0] == reveals[1]
         assert ann.view is not None and ann.view["over"] and len(ann.view["outcome"]["standings"]) == 3
         kinds = {e["kind"] for m in ann.seen if m["type"] == "events" for e in m["events"]}
@@ -157,7 +158,8 @@ def test_a_reconnect_gets_the_events_it_missed(client: TestClient) -> None:
         ann.until("events")
         seen = ann.view["version"]  # type: ignore[index]
         ann.answer(ann.act(f"s {ann.view['score_options'][0]['id']}"))  # type: ignore[index]
-    time.sleep(0.2)  # the bot plays its turn while Ann is away
+    room = client.app.state.rooms.rooms[code]  # type: ignore[attr-defined]
+    wait_for(lambda: room.game.state.current == 0, what="the bot did not play its turn")  # while Ann is away
     with Player(client, code, token, last_version=seen) as back:
         back.until("welcome")
         missed = back.until("events", "state")
@@ -210,7 +212,7 @@ def test_a_finished_room_nobody_watches_is_let_go_and_read_back_when_asked(clien
         time.sleep(0.5)
         assert code in rooms.rooms  # Ann is still connected
         version = ann.view["version"]
-    wait_for(lambda: code not in rooms.rooms, 10, "the finished room stayed in memory")
+    wait_for(lambda: code not in rooms.rooms, what="the finished room stayed in memory")
     info = client.get(f"/api/rooms/{code}").json()  # read back from the database
     assert info["over"] and info["version"] == version and code in rooms.rooms
     assert client.get(f"/api/rooms/{code}/verify").status_code == 200

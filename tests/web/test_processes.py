@@ -38,6 +38,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from helpers.wait import DEADLINE, wait_for
 from helpers.web import (
     BOT,
     DATABASES,
@@ -47,7 +48,6 @@ from helpers.web import (
     free_port,
     postgres_schema,
     stop_process,
-    wait_for,
     yatzy_serve,
 )
 from yatzy.game import Game
@@ -139,7 +139,7 @@ async def _bots_on_two(db: Database) -> None:
     made, _table = await one.create(Game(get_ruleset("kids"), seats), RoomSettings(bot_pace=0.02))
     theirs = await two.get(made.code)
     assert theirs is not None
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + DEADLINE
     while made.version < 24:  # two thirds of the game
         assert time.monotonic() < deadline
         await asyncio.sleep(0.01)
@@ -225,7 +225,7 @@ class Client:
         self.view: dict[str, Any] = {}
         self.acks = 0
 
-    def recv(self, timeout: float = 15) -> dict[str, Any]:
+    def recv(self, timeout: float = DEADLINE) -> dict[str, Any]:
         m: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.seen.append(m)
         if m["type"] in ("state", "events"):
@@ -613,7 +613,7 @@ def redis_server(port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
                 return s.recv(16).startswith(b"+PONG")
             return False
 
-        wait_for(up, 10, "redis-server did not start")
+        wait_for(up, what="redis-server did not start")
         yield proc
     finally:
         stop_process(proc)
@@ -650,7 +650,7 @@ def test_a_process_catches_up_on_what_was_published_while_redis_was_down(tmp_pat
         assert httpx.get(f"{b}/api/rooms/{room['code']}").json()["version"] == 1  # B does not know yet
         stack.enter_context(redis_server(port, tmp_path / "redis.log"))
         while two.view["version"] < one.view["version"]:
-            m = two.recv(timeout=15)
+            m = two.recv(timeout=DEADLINE)
         assert m["type"] == "state"  # the events are lost: a full state
         assert two.view["players"] == one.view["players"]
         # and the room goes on through Redis on both processes

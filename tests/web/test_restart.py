@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from websockets.sync.client import connect
 
+from helpers.wait import DEADLINE, wait_for
 from helpers.web import (
     BOT,
     Player,
@@ -27,7 +28,6 @@ from helpers.web import (
     free_port,
     join,
     make_room,
-    wait_for,
     yatzy_serve,
 )
 from yatzy.cli import app as cli
@@ -103,7 +103,7 @@ def server(url: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
 
 def recv_until(ws: Any, kind: str) -> dict[str, Any]:
     while True:
-        m = json.loads(ws.recv(timeout=10))
+        m = json.loads(ws.recv(timeout=DEADLINE))
         if m["type"] == kind:
             return m  # type: ignore[no-any-return]
 
