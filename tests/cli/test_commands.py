@@ -68,6 +68,7 @@ def test_solve_and_advise_json() -> None:
     assert r.exit_code == 2
 
 
+@pytest.mark.slow
 def test_simulate_json_and_plot(tmp_path: Path) -> None:
     png = tmp_path / "hist.png"
     r = runner.invoke(app, ["simulate", "--rules", "kids", "--games", "200", "--seed", "3",
@@ -80,6 +81,7 @@ def test_simulate_json_and_plot(tmp_path: Path) -> None:
     assert json.loads(r.stdout)["games"] == 20
 
 
+@pytest.mark.slow
 def test_converge_json_and_plot(tmp_path: Path) -> None:
     png = tmp_path / "conv.png"
     r = runner.invoke(app, ["converge", "--rules", "osto", "--caps", "0,1", "--json", "--plot", str(png)])

@@ -335,6 +335,7 @@ def legal_positions(draw: st.DrawFn) -> tuple[str, list[str], tuple[int, ...], i
     return name, filled, dice, rolls_left, upper, yahtzee_50
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(legal_positions())
 def test_regret_is_never_negative(case: tuple[str, list[str], tuple[int, ...], int, int, bool]) -> None:

@@ -89,6 +89,7 @@ def test_every_ruleset_has_a_second_language_and_all_six_are_covered() -> None:
     assert {lang for _rules, lang in CASES} == {"en", "fi", "sv", "da", "nb", "ru"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "lang"), CASES)
 def test_sheet_renders_with_every_box_name_and_player_column(rules: str, lang: str, tmp_path: Path) -> None:
     pdf = sheet(rules, lang)
@@ -217,6 +218,7 @@ def test_eight_players_fit_on_one_page_and_the_ninth_starts_another(large: bool)
     assert player_columns(nine, 1, lang) == list(range(1, 9)) and player_columns(nine, 2, lang) == [9]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULESETS)
 def test_nothing_runs_into_the_footer_or_off_the_page(rules: str) -> None:
     pdf = large_sheet(rules)

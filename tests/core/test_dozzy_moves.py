@@ -181,6 +181,7 @@ def _boards() -> list[frozenset[int]]:
 BOARDS = _boards()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", ROWS)
 def test_every_roll_every_row_against_reference(row: str) -> None:
     for out in BOARDS:
@@ -196,6 +197,7 @@ def test_any_board_against_reference(row: str, dice: Dice, out: frozenset[int], 
     assert engine(rs, row, dice, out) == reference(row, dice, out, need_faces=strict)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", [f"n{k}" for k in range(7, 13)])
 def test_sum_rows_needing_faces_against_reference(row: str) -> None:
     for out in BOARDS[:13] + BOARDS[-13:]:

@@ -31,6 +31,7 @@ def option_combinations(name: str) -> list[dict[str, object]]:
 CASES = [(name, opts) for name in RULESETS for opts in option_combinations(name)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,opts", CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])
 def test_random_games_end_and_replay(name: str, opts: dict[str, object]) -> None:
     rs = get_ruleset(name, **opts)

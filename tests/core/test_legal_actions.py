@@ -42,6 +42,7 @@ def listed(game: Game, action: Action, legal: list[Action]) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", RULESETS)
 def test_legal_actions_apply_and_nothing_else_does(name: str) -> None:
     rng = random.Random(name)

@@ -40,6 +40,7 @@ def typed_game(rules: str, seed: int, players: int = 2) -> Game:
     return game
 
 
+@pytest.mark.slow
 def test_roll_reaching_every_pair_of_rolls() -> None:
     """Exhaustive over every five-dice table and every typed throw: the roll found gives
     exactly the typed dice, keeps only dice that were on the table, and never keeps all."""

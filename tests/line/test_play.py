@@ -376,6 +376,7 @@ def test_errors_are_red_and_change_nothing() -> None:
 
 # ---- whole games ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["yatzy", "maxi", "dozzy", "forced", "yahtzee", "osto", "kids"])
 def test_a_person_plays_a_whole_game_against_a_bot(rules: str) -> None:
     game = Game(rules, ["Me", GREEDY], seed=11)

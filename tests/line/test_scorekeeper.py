@@ -47,6 +47,7 @@ def whole_game(rules: str, players: int) -> list[str]:
     return lines
 
 
+@pytest.mark.slow
 def test_a_whole_game_from_piped_input_without_escape_codes(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path))  # the history of the command below

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import statistics
 
+import pytest
+
 from yatzy.bots import make_bot, play_solo
 from yatzy.registry import get_ruleset
+
+pytestmark = pytest.mark.slow  # bot strength over many games: not in the fast tier
 
 
 def mean_score(rules: str, bot: str, games: int) -> float:

@@ -73,6 +73,7 @@ def play_with_views(rules: str) -> tuple[Game, list[Event], int]:
     return game, events, views
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULESETS)
 def test_views_and_events_of_whole_games_are_stable_json_without_secrets(rules: str) -> None:
     game, events, views = play_with_views(rules)

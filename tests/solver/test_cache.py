@@ -55,6 +55,7 @@ print(solve(get_ruleset("kids")).expected_score)
 """
 
 
+@pytest.mark.slow
 def test_two_processes_solving_one_table(tmp_path: Path) -> None:
     env = {**os.environ, "YATZY_CACHE_DIR": str(tmp_path)}
     procs = [subprocess.Popen([sys.executable, "-c", SOLVE_ONE], env=env, stdout=subprocess.PIPE,

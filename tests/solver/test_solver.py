@@ -32,6 +32,7 @@ PUBLISHED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,opts,value", PUBLISHED)
 def test_published_values(name: str, opts: dict[str, object], value: float) -> None:
     sol = solve(get_ruleset(name, **opts), use_cache=False)
@@ -153,6 +154,7 @@ def test_cache_round_trip() -> None:
     assert b.expected_score == a.expected_score
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,opts,games", [("yatzy", {}, 20000), ("yahtzee", {}, 20000),
                                              ("yahtzee", {"joker": "free"}, 20000),
                                              ("forced", {"order": "up"}, 20000),
@@ -179,6 +181,7 @@ def test_coach_ranks_and_odds() -> None:
     assert options[0].to_dict()["action"] == str(options[0].action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,opts,filled,upper,aux", [
     ("yatzy", {}, [], 0, 0),
     ("yatzy", {}, ["ones", "yatzy", "fours"], 9, 0),
@@ -203,6 +206,7 @@ def test_coach_agrees_with_solver_table(name: str, opts: dict[str, object], fill
     assert abs(expected - float(sol.values[mask, aux, min(upper, sol.spec.bonus[1])])) < 1e-3
 
 
+@pytest.mark.slow
 def test_bank_cap_convergence() -> None:
     from yatzy.errors import InvalidActionError
     from yatzy.solver.convergence import converge, parse_caps

@@ -5,11 +5,14 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 from numba.core.registry import CPUDispatcher
 
 from yatzy.registry import get_ruleset
 from yatzy.solver import kernel, playout, spec
 from yatzy.solver.spec import SolverSpec
+
+pytestmark = pytest.mark.slow  # long kernel calls: not in the fast tier
 
 
 def test_every_kernel_releases_the_gil() -> None:

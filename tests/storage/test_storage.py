@@ -150,6 +150,7 @@ def test_bad_urls_and_missing_drivers_are_storage_errors() -> None:
 
 # ---- record and load ------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULESETS)
 def test_bot_games_load_back_to_the_same_game(db: Database, rules: str) -> None:
     game = play(rules, seed=len(rules))

@@ -91,6 +91,7 @@ async def until_over(pilot: Pilot[Any], moves: Moves, **turn: Any) -> None:
 
 # ---- whole games --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pilot_test
 async def test_a_yatzy_game_against_a_greedy_bot_played_by_keys() -> None:
     seats = [Seat("Ann"), Seat("Greedy", "bot", "greedy")]
@@ -128,6 +129,7 @@ async def test_a_yatzy_game_against_a_greedy_bot_played_by_keys() -> None:
     assert not autosave_path().exists()  # a finished game is not offered again
 
 
+@pytest.mark.slow
 @pilot_test
 async def test_maxi_uses_a_saved_roll() -> None:
     ended: list[Game] = []
@@ -156,6 +158,7 @@ async def test_maxi_uses_a_saved_roll() -> None:
     assert reference(Game("maxi", ["Ann"], seed=3), moves).log == played.log
 
 
+@pytest.mark.slow
 @pilot_test
 async def test_dozzy_tiles_come_back_as_chosen_in_the_ui() -> None:
     seats = [Seat("Ann")]
@@ -266,6 +269,7 @@ async def test_undo_takes_the_last_score_back_until_the_next_roll() -> None:
         assert view_of(app).dice is not None
 
 
+@pytest.mark.slow
 @pilot_test
 async def test_bots_play_at_a_pace_that_can_be_changed_and_skipped() -> None:
     app = YatzyApp(Game("yatzy", [Seat("Ann"), Seat("Greedy", "bot", "greedy")], seed=4))
@@ -287,6 +291,7 @@ async def test_bots_play_at_a_pace_that_can_be_changed_and_skipped() -> None:
         assert view_of(app).current == 0
 
 
+@pytest.mark.slow
 @pilot_test
 async def test_a_solver_bot_waits_for_its_table_while_the_person_plays() -> None:
     app = YatzyApp(Game("kids", [Seat("Ann"), Seat("Optimal", "bot", "optimal")], seed=4), pace=0)
@@ -336,6 +341,7 @@ async def test_the_coach_says_dozzy_has_no_table() -> None:
         assert "rule of thumb" in app.screen.query_one(CoachPanel).plain
 
 
+@pytest.mark.slow
 def test_quitting_while_a_table_is_built_does_not_wait_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """A Maxi table takes minutes, one long layer after another; leaving the game must not wait
     for the layer to end (a stand-in solver here spends 10 s on its first layer)."""
@@ -367,6 +373,7 @@ def test_quitting_while_a_table_is_built_does_not_wait_for_it(monkeypatch: pytes
 
 # ---- save, resume, the unfinished game ------------------------------------------------------
 
+@pytest.mark.slow
 @pilot_test
 async def test_saved_half_way_and_resumed_ends_as_one_game_played_through(tmp_path: Path) -> None:
     seats = [Seat("Ann"), Seat("Greedy", "bot", "greedy")]
@@ -401,6 +408,7 @@ async def test_a_save_that_fails_says_why_and_the_game_goes_on(tmp_path: Path) -
         assert view_of(app).rolls_left == 1
 
 
+@pytest.mark.slow
 @pilot_test
 async def test_an_interrupted_game_is_offered_at_the_next_start() -> None:
     seats = [Seat("Ann"), Seat("Greedy", "bot", "greedy")]

@@ -30,6 +30,8 @@ from yatzy.tui.app import YatzyApp
 from yatzy.tui.history import HistoryScreen
 from yatzy.tui.review import ReviewScreen
 
+pytestmark = pytest.mark.slow  # terminal pilots and screenshots: not in the fast tier
+
 SIZE = (80, 24)
 T0 = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
 

@@ -29,6 +29,8 @@ from yatzy.tui.end import EndScreen
 from yatzy.tui.review import ReviewScreen, lost_text, points
 from yatzy.tui.texts import dice_text
 
+pytestmark = pytest.mark.slow  # terminal pilots and screenshots: not in the fast tier
+
 SMALL = (80, 24)
 
 

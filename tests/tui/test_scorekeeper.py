@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select
 
@@ -29,6 +30,8 @@ from yatzy.tui.settings import Settings
 from yatzy.tui.setup import NewGameScreen
 from yatzy.tui.widgets import ScoreCard
 from yatzy.views import GameView
+
+pytestmark = pytest.mark.slow  # terminal pilots and screenshots: not in the fast tier
 
 SIZE = (80, 24)
 """The scorekeeper must work on the smallest usual terminal."""

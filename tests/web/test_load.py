@@ -7,6 +7,10 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # the load script against a server process: not in the fast tier
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -67,6 +67,8 @@ from yatzy.web.rooms import (
     load_room_record,
 )
 
+pytestmark = pytest.mark.slow  # two server processes: not in the fast tier
+
 # ---- the row version, without Redis ------------------------------------------------------------
 
 

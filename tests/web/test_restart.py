@@ -34,6 +34,8 @@ from yatzy.cli import app as cli
 from yatzy.web.app import create_app
 from yatzy.web.rooms import Rooms
 
+pytestmark = pytest.mark.slow  # real server processes stopped and killed: not in the fast tier
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
