@@ -353,6 +353,7 @@ def english_left(english: str, translated: str, lang: str, ids: Iterable[str] = 
     return (words(translated, ids) & words(english, ids)) - SAME_WORDS - SAME_WORDS_IN[lang]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", TRANSLATED)
 @pytest.mark.parametrize("name,options", SHEETS)
 def test_rule_sheets_have_no_english_left(name: str, options: list[str], lang: str) -> None:
@@ -416,6 +417,7 @@ IDS = words(" ".join([*ALIASES, *BOTS, *LANGUAGES,
 and their values): an error that lists them lists them as typed, in every language."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", TRANSLATED)
 @pytest.mark.parametrize("args", ERRORS, ids=[" ".join(a) for a in ERRORS])
 def test_errors_come_out_in_the_chosen_language(args: list[str], lang: str) -> None:

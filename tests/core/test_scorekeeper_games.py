@@ -1,0 +1,192 @@
+"""Scorekeeper games: people at a real table type the dice they threw; the engine keeps the
+sheet, refuses what the rules forbid, and records corrections of earlier turns."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+from yatzy.actions import Roll, Score, parse_action
+from yatzy.dice import is_submultiset
+from yatzy.errors import IllegalActionError, InvalidActionError
+from yatzy.game import Game
+from yatzy.registry import VARIANTS
+from yatzy.session import Amended, Session
+from yatzy.views import game_view
+
+FIVE = list(itertools.combinations_with_replacement(range(1, 7), 5))
+
+
+def typed_game(rules: str, seed: int, players: int = 2) -> Game:
+    """A whole scorekeeper game: random throws typed in, random legal boxes."""
+    rng = random.Random(seed)
+    game = Game(rules, [f"P{i}" for i in range(players)], dice_from="players")
+    while not game.is_over:
+        n = game.may_restore()
+        if n:
+            game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Roll)]))
+        throws = rng.randint(1, min(3, game.rolls_left))
+        for _ in range(throws):
+            dice = [rng.randint(1, 6) for _ in range(game.ruleset.dice)]
+            action = game.roll_reaching(dice)
+            if game.ruleset.must_keep_one and not action.keep and game.state.dice is not None:
+                break
+            game.apply(action)
+            assert game.state.dice == tuple(sorted(dice))
+        game.apply(rng.choice([a for a in game.legal_actions() if isinstance(a, Score)]))
+    return game
+
+
+@pytest.mark.slow
+def test_roll_reaching_every_pair_of_rolls() -> None:
+    """Exhaustive over every five-dice table and every typed throw: the roll found gives
+    exactly the typed dice, keeps only dice that were on the table, and never keeps all."""
+    for before in FIVE:
+        game = Game("yatzy", ["A"], dice_from="players")
+        game.apply(Roll((), before))
+        for after in FIVE:
+            roll = game.roll_reaching(after)
+            assert roll.result is not None
+            assert tuple(sorted(roll.keep + roll.result)) == after
+            assert is_submultiset(roll.keep, before) and len(roll.keep) < 5
+            twin = game.clone()
+            twin.apply(roll)
+            assert twin.state.dice == after
+
+
+def test_the_first_throw_keeps_nothing_and_wrong_counts_are_refused() -> None:
+    game = Game("maxi", ["A"], dice_from="players")
+    assert game.roll_reaching([6, 1, 1, 2, 3, 4]) == Roll((), (1, 1, 2, 3, 4, 6))
+    with pytest.raises(InvalidActionError, match="6 dice; you typed 5"):
+        game.roll_reaching([1, 2, 3, 4, 5])
+    with pytest.raises(InvalidActionError):
+        game.roll_reaching([1, 2, 3, 4, 5, 7])
+
+
+@pytest.mark.parametrize("rules", [v.name for v in VARIANTS])
+def test_whole_typed_games_of_every_ruleset_save_and_load(rules: str) -> None:
+    for seed in range(3):
+        game = typed_game(rules, seed)
+        assert game.is_over and game.outcome() is not None
+        data = json.loads(game.to_json())
+        assert data["dice_from"] == "players"
+        back = Game.from_json(json.dumps(data))
+        assert back.dice_from == "players"
+        assert back.log == game.log and back.totals() == game.totals()
+
+
+def test_a_scorekeeper_game_never_rolls_by_itself() -> None:
+    game = Game("yatzy", ["A", "B"], dice_from="players")
+    with pytest.raises(InvalidActionError, match="type the dice you threw"):
+        game.play(Roll())
+    assert game.log == []
+    session = Session(game)
+    with pytest.raises(InvalidActionError, match="type the dice you threw"):
+        session.act("r")
+    session.act(game.roll_reaching([6, 6, 6, 6, 6]))
+    assert game_view(game).dice_from == "players"
+    assert "s yatzy" in game_view(game).legal_actions
+    # a seeded game still refuses typed dice from a person
+    seeded = Session(Game("yatzy", ["A"], seed=1))
+    with pytest.raises(InvalidActionError, match="the game throws the rest"):
+        seeded.act(Roll((), (6, 6, 6, 6, 6)))
+
+
+def test_typed_dice_can_be_taken_back_but_seeded_dice_cannot() -> None:
+    game = Game("yatzy", ["A"], dice_from="players")
+    session = Session(game)
+    session.act(Roll((), (1, 2, 3, 4, 4)))
+    assert game_view(game).last is not None and game_view(game).last.undoable  # type: ignore[union-attr]
+    session.undo()
+    assert game.log == [] and game.state.dice is None
+    seeded = Session(Game("yatzy", ["A"], seed=3))
+    seeded.act("r")
+    with pytest.raises(IllegalActionError, match="cannot be undone"):
+        seeded.undo()
+
+
+def test_no_roll_off_in_a_scorekeeper_game() -> None:
+    with pytest.raises(InvalidActionError, match="name the first player"):
+        Game("yatzy", ["A", "B"], roll_off=True, dice_from="players")
+    assert Game("yatzy", ["A", "B"], first=1, dice_from="players").state.current == 1
+    with pytest.raises(InvalidActionError, match="“server” or the “players”"):
+        Game("yatzy", ["A"], dice_from="table")
+
+
+def _turn(dice: tuple[int, ...], box: str) -> list[Roll | Score]:
+    return [Roll((), dice), Score(box)]
+
+
+def test_correcting_an_earlier_turn_changes_the_totals_and_is_recorded() -> None:
+    game = Game("yatzy", ["A", "B"], dice_from="players")
+    for action in [*_turn((6, 6, 6, 6, 6), "yatzy"), *_turn((1, 1, 2, 3, 4), "ones"),
+                   *_turn((5, 5, 5, 2, 2), "full_house"), *_turn((2, 2, 2, 3, 4), "twos")]:
+        game.apply(action)
+    assert game.totals() == [50 + 19, 2 + 6]
+    assert [(t.player, t.start, t.stop) for t in game.turns()] == [(0, 0, 2), (1, 2, 4), (0, 4, 6), (1, 6, 8)]
+    amended = game.amend(0, _turn((6, 6, 6, 6, 5), "chance"))
+    assert game.totals() == [29 + 19, 8]
+    assert game.player.name == "A" and len(game.log) == 8
+    assert amended.old == (Roll((), (6, 6, 6, 6, 6)), Score("yatzy"))
+    assert game.amendments == [amended]
+    back = Game.from_json(game.to_json())
+    assert back.amendments == game.amendments and back.totals() == game.totals()
+
+
+def test_a_correction_that_breaks_a_later_turn_changes_nothing() -> None:
+    game = Game("yatzy", ["A"], dice_from="players")
+    for action in [*_turn((6, 6, 6, 6, 6), "yatzy"), *_turn((1, 2, 3, 4, 5), "small_straight")]:
+        game.apply(action)
+    before = (list(game.log), game.totals())
+    with pytest.raises(IllegalActionError, match="^a later round no longer fits the correction: "):
+        game.amend(0, _turn((1, 2, 3, 4, 6), "small_straight"))  # the box turn 2 filled
+    with pytest.raises(IllegalActionError, match="^the corrected round: "):
+        game.amend(1, [Roll((), (1, 2, 3, 4, 6)), Score("yatzy")])  # the box turn 1 filled
+    with pytest.raises(InvalidActionError, match="ends with one score"):
+        game.amend(0, [Roll((), (1, 2, 3, 4, 6))])
+    with pytest.raises(IllegalActionError, match="2 finished turns"):
+        game.amend(2, _turn((1, 2, 3, 4, 6), "chance"))
+    assert (game.log, game.totals()) == before and game.amendments == []
+    seeded = Game("yatzy", ["A"], seed=1)
+    seeded.roll()
+    seeded.score("chance")
+    with pytest.raises(IllegalActionError, match="only a scorekeeper game"):
+        seeded.amend(0, _turn((6, 6, 6, 6, 6), "chance"))
+
+
+def test_a_correction_reckons_later_bonuses_again() -> None:
+    """Yahtzee: a second Yahtzee earns 100 only while the first one stands in its box."""
+    game = Game("yahtzee", ["A"], dice_from="players")
+    for action in [*_turn((3, 3, 3, 3, 3), "yahtzee"), *_turn((4, 4, 4, 4, 4), "fours")]:
+        game.apply(action)
+    assert game.totals() == [50 + 20 + 100]
+    session = Session(game)
+    events = session.amend(0, ["r = 33332", "s chance"])
+    assert isinstance(events[0], Amended) and events[0].round == 1
+    assert events[0].old == ("r = 33333", "s yahtzee") and events[0].new == ("r = 23333", "s chance")
+    assert events[0].totals == (14 + 20,)
+    assert game.totals() == [14 + 20]
+
+
+@pytest.mark.parametrize("text, roll", [
+    ("r = 13356", Roll((), (1, 3, 3, 5, 6))),
+    ("k 335 = 46", Roll((3, 3, 5), (4, 6))),
+    ("keep 3 3 5 = 6 4", Roll((3, 3, 5), (4, 6))),
+    ("k 335", Roll((3, 3, 5))),
+])
+def test_typed_rolls_in_the_notation_round_trip(text: str, roll: Roll) -> None:
+    assert parse_action(text) == roll
+    assert parse_action(str(roll)) == roll
+
+
+@pytest.mark.parametrize("text, message", [
+    ("k 335 =", "write the dice thrown after ="),
+    ("r = 1237", "“7” is not a die face"),
+    ("r 12 = 345", "to keep dice write k 335"),
+])
+def test_malformed_typed_rolls_are_refused(text: str, message: str) -> None:
+    with pytest.raises(InvalidActionError, match=message):
+        parse_action(text)

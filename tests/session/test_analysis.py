@@ -1,0 +1,91 @@
+"""The analysis after a game: every decision priced by the exact solver (kids' Yatzy: a fast table)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.games import play_out
+from yatzy.analysis import AnalysisError, analyse
+from yatzy.bots import make_bot
+from yatzy.errors import InvalidActionError
+from yatzy.game import Game, Roll, Score
+from yatzy.registry import get_ruleset
+from yatzy.seats import Seat
+from yatzy.solver.coach import Coach
+from yatzy.solver.solve import solve
+
+
+@pytest.fixture(scope="module")
+def coach() -> Coach:
+    return Coach(solve(get_ruleset("kids")))
+
+
+def kids_game(seed: int) -> Game:
+    rs = get_ruleset("kids")
+    game = Game(rs, [Seat.bot("optimal"), Seat.bot("random", "Rita"), Seat("Ann")], seed=seed)
+    return play_out(game, [make_bot("optimal", rs), make_bot("random", rs, seed=seed),
+                           make_bot("greedy", rs)])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_points_lost_add_up_and_the_optimal_bot_loses_nothing(coach: Coach, seed: int) -> None:
+    game = kids_game(seed)
+    analysis = analyse(game, coach=coach)
+    assert (analysis.ruleset, analysis.actions) == ("kids", len(game.log))
+    assert [s.seat for s in analysis.seats] == [0, 1, 2]
+    assert [s.name for s in analysis.seats] == ["Optimal bot", "Rita", "Ann"]
+    for s in analysis.seats:
+        assert s.decisions and all(d.points_lost >= 0 for d in s.decisions)
+        assert s.total_lost == pytest.approx(sum(d.points_lost for d in s.decisions))
+        assert len(s.costliest) <= 3
+        assert [d.points_lost for d in s.costliest] == sorted((d.points_lost for d in s.decisions),
+                                                              reverse=True)[:len(s.costliest)]
+    optimal, rand, greedy = analysis.seats
+    assert optimal.total_lost == pytest.approx(0, abs=1e-4) and optimal.costliest == ()
+    assert all(d.played == d.best for d in optimal.decisions)
+    assert rand.total_lost > 5 and len(rand.costliest) == 3
+    assert rand.total_lost > greedy.total_lost > optimal.total_lost
+
+
+def test_each_decision_is_the_move_in_the_log_at_its_position(coach: Coach) -> None:
+    game = kids_game(4)
+    replay = Game.from_dict({**game.to_dict(), "log": []})
+    decisions = {d.index: d for s in analyse(game, coach=coach).seats for d in s.decisions}
+    for index, action in enumerate(game.log):
+        d = decisions.get(index)
+        if d is not None:
+            assert replay.state.dice == d.dice and replay.state.current == d.seat
+            assert d.rolls_left == replay.rolls_left and d.turn == len(replay.player.card) + 1
+            if isinstance(action, Roll):
+                assert d.played == Roll(tuple(sorted(action.keep)))
+            else:
+                assert isinstance(action, Score) and d.played == Score(action.category)
+            assert d.points_lost == 0 or d.best != d.played
+        elif replay.state.dice is not None:  # skipped only when there was nothing to choose
+            assert len(coach.options(coach.position_of(replay), with_odds=False)) == 1
+        replay.apply(action)
+    assert decisions
+
+
+def test_only_the_chosen_seats_and_an_unfinished_game(coach: Coach) -> None:
+    game = kids_game(5)
+    part = Game.from_dict({**game.to_dict(), "log": game.to_dict()["log"][:20]})
+    analysis = analyse(part, [2], coach=coach)
+    assert [s.seat for s in analysis.seats] == [2] and analysis.actions == 20
+    assert analysis.seat(2).decisions == analyse(game, [2], coach=coach).seat(2).decisions[
+        :len(analysis.seat(2).decisions)]
+    with pytest.raises(KeyError):
+        analysis.seat(0)
+    with pytest.raises(InvalidActionError, match="seats 0 to 2"):
+        analyse(game, [3], coach=coach)
+
+
+def test_dozzy_and_a_coach_of_another_ruleset_are_refused(coach: Coach) -> None:
+    rs = get_ruleset("dozzy")
+    game = play_out(Game(rs, ["Ann"], seed=1), [make_bot("dozzy", rs)])
+    with pytest.raises(AnalysisError, match=r"DOZZY \(Yatzy on the DOZEN12 board\) games cannot be analysed"):
+        analyse(game)
+    yatzy_game = Game("yatzy", ["Ann"], seed=1)
+    yatzy_game.roll()
+    with pytest.raises(InvalidActionError, match="this coach plays kids"):
+        analyse(yatzy_game, coach=coach)

@@ -1,0 +1,75 @@
+"""The value-table cache: keyed on what defines a table, written atomically."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from yatzy import scoring
+from yatzy.errors import InvalidActionError
+from yatzy.registry import get_ruleset
+from yatzy.solver import solve as solve_module
+from yatzy.solver.solve import solve, table_key
+from yatzy.solver.spec import SolverSpec
+
+
+def test_key_changes_with_a_rule_the_options_do_not_show() -> None:
+    rs = get_ruleset("kids")
+    changed = dataclasses.replace(rs, categories=(
+        dataclasses.replace(rs.categories[0], score=partial(scoring.upper, face=2)),
+        *rs.categories[1:]))
+    assert changed.name == rs.name and changed.options == rs.options
+    assert table_key(SolverSpec(rs, 0)) != table_key(SolverSpec(changed, 0))
+    assert table_key(SolverSpec(rs, 0)) == table_key(SolverSpec(get_ruleset("kids"), 0))
+    keep_one = get_ruleset("kids", must_keep_one=True)
+    assert table_key(SolverSpec(rs, 0)) != table_key(SolverSpec(keep_one, 0))
+    osto = get_ruleset("osto")
+    assert table_key(SolverSpec(osto, 1)) != table_key(SolverSpec(osto, 2))
+
+
+def test_key_changes_with_the_solver_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = table_key(SolverSpec(get_ruleset("kids"), 0))
+    monkeypatch.setattr(solve_module, "_solver_source_digest", lambda: b"another kernel")
+    assert table_key(SolverSpec(get_ruleset("kids"), 0)) != key
+
+
+def test_bank_cap_only_for_saved_roll_games() -> None:
+    with pytest.raises(InvalidActionError, match="yatzy has no saved rolls"):
+        solve(get_ruleset("yatzy"), bank_cap=3)
+    with pytest.raises(InvalidActionError, match="0 or more"):
+        solve(get_ruleset("osto"), bank_cap=-1)
+
+
+SOLVE_ONE = """
+import sys
+from yatzy.registry import get_ruleset
+from yatzy.solver.solve import solve
+print(solve(get_ruleset("kids")).expected_score)
+"""
+
+
+@pytest.mark.slow
+def test_two_processes_solving_one_table(tmp_path: Path) -> None:
+    env = {**os.environ, "YATZY_CACHE_DIR": str(tmp_path)}
+    procs = [subprocess.Popen([sys.executable, "-c", SOLVE_ONE], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    values = {float(out) for out, _ in outs}
+    assert len(values) == 1
+    files = sorted(f.name for f in tmp_path.iterdir())
+    assert [f for f in files if f.endswith(".tmp")] == []
+    assert len([f for f in files if f.endswith(".npy")]) == 1
+    assert len([f for f in files if f.endswith(".json")]) == 1
+    meta = json.loads(next(tmp_path.glob("*.json")).read_text())
+    assert abs(meta["expected_score"] - values.pop()) < 1e-6
+    again = subprocess.run([sys.executable, "-c", SOLVE_ONE], env=env, capture_output=True, text=True,
+                           check=True)
+    assert float(again.stdout) == float(outs[0][0])

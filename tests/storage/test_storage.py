@@ -1,0 +1,587 @@
+"""Storage of games (issues 9 and 10): migrations, record and load, history, statistics, failures.
+
+Every test runs on a fresh SQLite file, and again on PostgreSQL (in a schema of its own, dropped
+afterwards) when YATZY_TEST_POSTGRES_URL names a database, e.g.
+``postgresql+psycopg://yatzy@127.0.0.1:5432/yatzytest``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import statistics
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, event, inspect, make_url
+from sqlalchemy.orm import Session
+
+from helpers.games import bots_for, play_out
+from helpers.web import postgres_schema, with_options
+from yatzy.analysis import analyse
+from yatzy.bots import make_bot
+from yatzy.errors import InvalidActionError, UnknownRulesetError
+from yatzy.game import Game, Roll, Score
+from yatzy.registry import get_ruleset
+from yatzy.seats import Seat
+from yatzy.storage import (
+    Database,
+    GameConflictError,
+    StorageError,
+    UnknownGameError,
+    get_game,
+    head,
+    list_games,
+    load_game,
+    make_engine,
+    player_stats,
+    record_game,
+    records,
+    revision,
+    score_histogram,
+    set_points_lost,
+    store_analysis,
+    upgrade,
+)
+from yatzy.storage import games as games_module
+from yatzy.storage.migrate import HEAD
+from yatzy.storage.schema import Base
+
+POSTGRES = os.environ.get("YATZY_TEST_POSTGRES_URL")
+RULESETS = ("yatzy", "forced", "maxi", "osto", "kids", "yahtzee", "dozzy")
+T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+
+
+# ---- databases --------------------------------------------------------------------------
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not POSTGRES, reason="set YATZY_TEST_POSTGRES_URL to run the storage tests on PostgreSQL"))])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database: a new SQLite file, or a new PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        return
+    with postgres_schema() as schema_url:
+        yield schema_url
+
+
+@pytest.fixture
+def db(url: str) -> Iterator[Database]:
+    with Database(url) as database:
+        yield database
+
+
+def read_only(url: str) -> str:
+    """The same database, opened so that every write fails."""
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        return f"sqlite:///file:{u.database}?mode=ro&uri=true"
+    return with_options(u, "-cdefault_transaction_read_only=on").render_as_string(hide_password=False)
+
+
+# ---- games ----------------------------------------------------------------------------------
+
+def new_game(rules: str, seed: int, **options: object) -> Game:
+    """Ann (a person), a greedy bot (DOZZY: the dozzy bot) and a random bot."""
+    rs = get_ruleset(rules, **options)
+    other = "dozzy" if rs.uses_board else "greedy"
+    return Game(rs, [Seat("Ann"), Seat.bot(other), Seat.bot("random", "Rita")], seed=seed)
+
+
+def play(rules: str, seed: int, actions: int | None = None, **options: object) -> Game:
+    """A game of :func:`new_game`'s seats, whole or its first ``actions``; people play as the
+    greedy bot (DOZZY: the dozzy bot)."""
+    return play_out(new_game(rules, seed, **options), seed=seed, actions=actions)
+
+
+def same_game(a: Game, b: Game) -> None:
+    assert a.state == b.state
+    assert a.to_dict() == b.to_dict()
+    assert a.totals() == b.totals()
+    assert a.seats == b.seats
+
+
+# ---- migrations -----------------------------------------------------------------------------
+
+def test_migrations_make_the_schema_and_a_second_upgrade_does_nothing(url: str) -> None:
+    assert revision(url) is None
+    assert upgrade(url) == head() == HEAD == revision(url)
+    engine = make_engine(url)
+    try:
+        tables = set(inspect(engine).get_table_names())
+        assert {"games", "seat_results", "alembic_version"} <= tables
+        columns = {c["name"] for c in inspect(engine).get_columns("seat_results")}
+        assert {"game_id", "seat", "name", "kind", "level", "total", "rank", "won", "upper_bonus", "yatzys",
+                "points_lost"} <= columns
+        with engine.connect() as conn:  # the migrations make exactly what schema.py describes
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        statements: list[str] = []
+        event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+        assert upgrade(engine) == head()
+        writes = ("CREATE", "ALTER", "DROP", "INSERT", "UPDATE", "DELETE", "BEGIN IMMEDIATE")
+        assert statements and not [s for s in statements if s.lstrip().upper().startswith(writes)]
+    finally:
+        engine.dispose()
+
+
+def test_the_default_database_is_a_file_in_the_data_folder(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path / "data"))
+    with Database() as db:
+        game_id = record_game(db, play("kids", 1))
+        assert db.url.endswith("games.sqlite3")
+    assert (tmp_path / "data" / "games.sqlite3").is_file()
+    with Database() as db:
+        assert [g.id for g in list_games(db)] == [game_id]
+
+
+def test_bad_urls_and_missing_drivers_are_storage_errors() -> None:
+    with pytest.raises(StorageError, match="not a database URL"):
+        make_engine("no such thing://")
+    with pytest.raises(StorageError, match="not a database URL"):
+        make_engine("nosuchdialect://host/db")
+
+
+# ---- record and load ------------------------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULESETS)
+def test_bot_games_load_back_to_the_same_game(db: Database, rules: str) -> None:
+    game = play(rules, seed=len(rules))
+    assert game.is_over
+    game_id = record_game(db, game, at=T0)
+    loaded = load_game(db, game_id)
+    same_game(loaded, game)
+    summary = get_game(db, game_id)
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (summary.ruleset, summary.finished, summary.actions, summary.dice_from) == (
+        rules, True, len(game.log), "server")
+    assert summary.options == dict(game.ruleset.options)
+    assert summary.started_at == summary.finished_at == T0
+    ranks = {s.player: s.rank for s in outcome.standings}
+    for r in summary.seats:
+        seat, player = game.seats[r.seat], game.state.players[r.seat]
+        assert (r.name, r.kind, r.level) == (seat.name, seat.kind, seat.level)
+        assert (r.total, r.rank, r.won) == (game.total(r.seat), ranks[r.seat], r.seat in outcome.winners)
+        assert r.boxes_filled == len(player.card) == game.ruleset.turns
+        assert r.extra_points == player.extra
+        assert r.points_lost is None
+    assert summary.winners == tuple(game.seats[i].name for i in outcome.winners)
+
+
+def test_summaries_and_statistics_never_carry_the_seed(db: Database) -> None:
+    game = play("yatzy", seed=987654321987)
+    game_id = record_game(db, game)
+    results: list[Any] = [get_game(db, game_id), *list_games(db), *player_stats(db), *records(db, "yatzy"),
+                          score_histogram(db, "yatzy")]
+    shown = json.dumps([dataclasses.asdict(x) for x in results], default=str)
+    assert str(game.seed) not in shown and "seed" not in shown and '"log"' not in shown
+
+
+def test_list_games_filters_by_player_ruleset_and_state(db: Database) -> None:
+    a = record_game(db, play("yatzy", 1), at=T0)
+    b = record_game(db, play("kids", 2), at=T0 + timedelta(hours=1))
+    c = record_game(db, play("yatzy", 3, actions=10), at=T0 + timedelta(hours=2))
+    solo = Game("kids", [Seat("Bo")], seed=4)
+    play_out(solo, seed=4)
+    d = record_game(db, solo, title="Bo alone", at=T0 + timedelta(hours=3))
+    assert [g.id for g in list_games(db)] == [d, c, b, a]
+    assert [g.id for g in list_games(db, limit=2)] == [d, c]
+    assert [g.id for g in list_games(db, limit=2, offset=2)] == [b, a]
+    assert [g.id for g in list_games(db, player="Ann")] == [c, b, a]
+    assert [g.id for g in list_games(db, player="Bo")] == [d]
+    assert [g.id for g in list_games(db, player="Nobody")] == []
+    assert [g.id for g in list_games(db, ruleset="Scandinavian")] == [c, a]  # an alias names the ruleset
+    assert [g.id for g in list_games(db, player="Ann", ruleset="kids")] == [b]
+    assert [g.id for g in list_games(db, finished=False)] == [c]
+    assert get_game(db, d).title == "Bo alone"
+    with pytest.raises(UnknownRulesetError):
+        list_games(db, ruleset="chess")
+    with pytest.raises(InvalidActionError):
+        list_games(db, limit=0)
+
+
+def test_unknown_games_and_seats(db: Database) -> None:
+    game_id = record_game(db, play("kids", 1))
+    with pytest.raises(UnknownGameError, match="no game 999"):
+        load_game(db, 999)
+    with pytest.raises(UnknownGameError):
+        get_game(db, 999)
+    with pytest.raises(UnknownGameError, match="no seat 7"):
+        set_points_lost(db, game_id, 7, 1.0)
+    with pytest.raises(UnknownGameError):
+        record_game(db, play("kids", 1), game_id=999)
+    with pytest.raises(InvalidActionError):
+        record_game(db, play("kids", 1), dice_from="dealer")  # type: ignore[arg-type]
+    with pytest.raises(InvalidActionError, match="timezone"):
+        record_game(db, play("kids", 1), at=datetime(2025, 1, 1))
+
+
+# ---- unfinished games, typed-in dice, append only -------------------------------------------
+
+def test_an_unfinished_game_is_stored_and_continued(db: Database) -> None:
+    whole = play("yatzy", seed=11)
+    part = new_game("yatzy", seed=11)
+    players = bots_for(part, 11)  # the same bots all along: the same moves as in the whole game
+    play_out(part, players, actions=25)
+    game_id = record_game(db, part, at=T0)
+    summary = get_game(db, game_id)
+    assert (summary.finished, summary.finished_at, summary.actions) == (False, None, 25)
+    assert all(r.rank is None and r.won is None for r in summary.seats)
+    assert [r.total for r in summary.seats] == part.totals()
+    assert list_games(db, finished=True) == []
+
+    resumed = load_game(db, game_id)
+    same_game(resumed, part)
+    play_out(resumed, players, actions=30)
+    assert record_game(db, resumed, game_id=game_id, at=T0 + timedelta(minutes=5)) == game_id
+    assert get_game(db, game_id).actions == 55
+
+    again = play_out(load_game(db, game_id), players)
+    record_game(db, again, game_id=game_id, at=T0 + timedelta(minutes=9))
+    done = get_game(db, game_id)
+    assert (done.finished, done.started_at, done.finished_at) == (True, T0, T0 + timedelta(minutes=9))
+    same_game(load_game(db, game_id), whole)
+    assert [r.total for r in done.seats] == whole.totals()
+    assert len(list_games(db)) == 1
+
+
+def test_a_stored_log_only_grows(db: Database) -> None:
+    game_id = record_game(db, play("yatzy", seed=5, actions=40))
+    before = load_game(db, game_id)
+    with pytest.raises(GameConflictError, match="only gains new actions"):
+        record_game(db, play("yatzy", seed=5, actions=20), game_id=game_id)  # older: fewer actions
+    with pytest.raises(GameConflictError, match="another game"):
+        record_game(db, play("yatzy", seed=6, actions=60), game_id=game_id)  # another seed
+    with pytest.raises(GameConflictError, match="another game"):
+        record_game(db, play("kids", seed=5, actions=60), game_id=game_id)
+    with pytest.raises(GameConflictError, match="another game"):
+        record_game(db, play("yatzy", seed=5, actions=60), "players", game_id=game_id)
+    same_game(load_game(db, game_id), before)
+    record_game(db, play("yatzy", seed=5, actions=40), game_id=game_id)  # the same actions again: fine
+    assert get_game(db, game_id).actions == 40
+
+
+def scorekeeper_game(rolls: Sequence[tuple[int, ...]]) -> Game:
+    """Kids' Yatzy for two at a real table: the dice are typed in, every turn one roll."""
+    game = Game("kids", [Seat("Ann"), Seat("Bo")], first=1)
+    for dice in rolls:
+        game.apply(Roll((), dice))
+        box = max(game.score_options(), key=lambda c: (game.score_options()[c], c))
+        game.apply(Score(box))
+    return game
+
+
+def test_a_scorekeeper_game_with_typed_in_dice(db: Database) -> None:
+    game = scorekeeper_game([(6, 6, 6, 6, 6), (1, 1, 2, 3, 4), (5, 5, 5, 2, 2), (3, 3, 3, 3, 1),
+                             (2, 2, 6, 6, 6)])
+    with pytest.raises(StorageError, match="players"):  # these dice are not the seed's
+        record_game(db, game)
+    assert list_games(db) == []
+    game_id = record_game(db, game, "players")
+    loaded = load_game(db, game_id)
+    same_game(loaded, game)
+    assert get_game(db, game_id).dice_from == "players"
+    assert loaded.state.current == 0
+    loaded.apply(Roll((), (5, 5, 5, 5, 2)))  # the table goes on typing
+    loaded.apply(Score("fives"))
+    record_game(db, loaded, "players", game_id=game_id)
+    assert [r.total for r in get_game(db, game_id).seats] == [game.total(0) + 20, game.total(1)]
+    same_game(load_game(db, game_id), loaded)
+
+
+# ---- statistics -----------------------------------------------------------------------------
+
+def test_statistics_equal_those_computed_by_hand(db: Database) -> None:
+    finished = [play("yatzy", seed, bonus_threshold=42) for seed in range(6)]
+    finished += [play("yahtzee", seed) for seed in range(3)]
+    unfinished = play("yatzy", 99, actions=50, bonus_threshold=42)
+    ids = [record_game(db, g, at=T0 + timedelta(minutes=i)) for i, g in enumerate(finished)]
+    record_game(db, unfinished)
+    lost = {(ids[0], 0): 12.5, (ids[1], 0): 3.25, (ids[2], 1): 7.0}
+    for (game_id, seat), points in lost.items():
+        set_points_lost(db, game_id, seat, points)
+
+    by_hand: dict[tuple[str, str], dict[str, list[float]]] = {}
+    for game_id, g in zip(ids, finished, strict=True):
+        outcome = g.outcome()
+        assert outcome is not None
+        yatzy_box = "yahtzee" if g.ruleset.name == "yahtzee" else "yatzy"
+        for i, who in enumerate(g.seats):
+            card = g.state.players[i].card
+            d = by_hand.setdefault((g.ruleset.name, who.name), {k: [] for k in (
+                "total", "win", "bonus", "yatzy", "lost")})
+            d["total"].append(g.total(i))
+            d["win"].append(i in outcome.winners)
+            d["bonus"].append(g.ruleset.bonus_points(card)["bonus"] > 0)
+            d["yatzy"].append(card[yatzy_box] > 0)
+            if (game_id, i) in lost:
+                d["lost"].append(lost[game_id, i])
+    stats = player_stats(db)
+    assert {(p.ruleset, p.name) for p in stats} == set(by_hand)
+    for p in stats:
+        d = by_hand[p.ruleset, p.name]
+        assert p.games == len(d["total"])
+        assert p.wins == sum(d["win"])
+        assert p.mean == pytest.approx(statistics.mean(d["total"]))
+        assert p.best == max(d["total"])
+        assert p.bonus_rate == pytest.approx(statistics.mean(d["bonus"]))
+        assert p.yatzy_rate == pytest.approx(statistics.mean(d["yatzy"]))
+        assert p.analysed == len(d["lost"])
+        assert p.mean_points_lost == (pytest.approx(statistics.mean(d["lost"])) if d["lost"] else None)
+    assert any(0 < p.bonus_rate < 1 for p in stats) and any(0 < p.yatzy_rate < 1 for p in stats)  # teeth
+    assert any(0 < p.wins < p.games for p in stats)
+    assert [(p.ruleset, p.name) for p in player_stats(db, "yahtzee", player="Rita")] == [("yahtzee", "Rita")]
+    assert player_stats(db, "maxi") == []
+
+    seats = [(g.total(i), gid, i) for gid, g in zip(ids, finished, strict=True) if g.ruleset.name == "yatzy"
+             for i in range(3)]
+    best = sorted(seats, key=lambda t: (-t[0], t[1], t[2]))[:5]
+    assert [(r.total, r.game_id, r.seat) for r in records(db, "yatzy", limit=5)] == best
+    assert records(db, "yatzy", limit=5)[0].finished_at is not None
+
+    totals = [t for t, _, _ in seats]
+    hist = score_histogram(db, "yatzy", bin=25)
+    assert hist.bin == 25 and hist.count == len(totals) == 18
+    assert dict(hist.bins) == {low: sum(low <= t < low + 25 for t in totals)
+                               for low in range(min(totals) // 25 * 25, max(totals) + 1, 25)}
+    ann_hist = score_histogram(db, "yatzy", bin=10, player="Ann")
+    assert ann_hist.count == 6 and all(low % 10 == 0 for low, _ in ann_hist.bins)
+    assert score_histogram(db, "maxi").bins == ()
+    with pytest.raises(InvalidActionError):
+        score_histogram(db, "yatzy", bin=0)
+
+
+def test_points_lost_are_set_cleared_and_dropped_when_the_game_goes_on(db: Database) -> None:
+    game = play("kids", seed=3, actions=20)
+    game_id = record_game(db, game)
+    set_points_lost(db, game_id, 0, 4.5)
+    assert get_game(db, game_id).seats[0].points_lost == 4.5
+    record_game(db, game, game_id=game_id)  # nothing new: the analysis still holds
+    assert get_game(db, game_id).seats[0].points_lost == 4.5
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(InvalidActionError):
+            set_points_lost(db, game_id, 0, bad)
+    play_out(game, seed=3, actions=1)
+    record_game(db, game, game_id=game_id)  # a longer log: the old analysis no longer covers it
+    assert get_game(db, game_id).seats[0].points_lost is None
+    set_points_lost(db, game_id, 1, 2)
+    set_points_lost(db, game_id, 1, None)
+    assert get_game(db, game_id).seats[1].points_lost is None
+
+
+def test_an_analysis_is_stored_for_every_seat_it_covers(db: Database) -> None:
+    rs = get_ruleset("kids")
+    game = Game(rs, [Seat("Ann"), Seat.bot("optimal")], seed=8)
+    play_out(game, [make_bot("random", rs, seed=1), make_bot("optimal", rs)])
+    game_id = record_game(db, game)
+    analysis = analyse(game)
+    store_analysis(db, game_id, analysis)
+    seats = get_game(db, game_id).seats
+    assert [r.points_lost for r in seats] == [pytest.approx(s.total_lost) for s in analysis.seats]
+    assert (seats[0].points_lost or 0) > 1 > (seats[1].points_lost or 0)
+    stats = {p.name: p for p in player_stats(db, "kids")}
+    assert stats["Ann"].mean_points_lost == pytest.approx(analysis.seat(0).total_lost)
+
+    part = play("kids", seed=2, actions=12)
+    part_id = record_game(db, part)
+    early = analyse(part, [0])
+    play_out(part, seed=2)
+    record_game(db, part, game_id=part_id)
+    with pytest.raises(GameConflictError, match="analyse the stored game"):
+        store_analysis(db, part_id, early)  # made before the game went on
+    with pytest.raises(GameConflictError):
+        store_analysis(db, game_id, analyse(part, [0]))  # another game's
+    assert get_game(db, part_id).seats[0].points_lost is None
+
+
+# ---- failures -------------------------------------------------------------------------------
+
+def test_a_write_to_a_read_only_database_fails_and_keeps_the_records(db: Database, url: str) -> None:
+    games = [play("yatzy", 1), play("kids", 2)]
+    ids = [record_game(db, g) for g in games]
+    db.close()
+    with Database(read_only(url)) as ro:  # at head already: opening only reads
+        with pytest.raises(StorageError, match="could not write") as failure:
+            record_game(ro, play("maxi", 3))
+        assert "nothing was changed" in str(failure.value)
+        with pytest.raises(StorageError):
+            set_points_lost(ro, ids[0], 0, 1.0)
+        with pytest.raises(StorageError):
+            record_game(ro, games[0], game_id=ids[0])
+        assert [g.id for g in list_games(ro)] == ids[::-1]  # reading still works
+    with Database(url) as again:
+        assert [g.id for g in list_games(again)] == ids[::-1]
+        for game_id, g in zip(ids, games, strict=True):
+            same_game(load_game(again, game_id), g)
+        assert get_game(again, ids[0]).seats[0].points_lost is None
+
+
+def test_a_write_failing_halfway_changes_nothing(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    part = play("yatzy", 4, actions=30)
+    game_id = record_game(db, part)
+    real = games_module.seat_results
+
+    def broken(game: Game) -> list[dict[str, object]]:  # the game row is written, then a seat is refused
+        rows = real(game)
+        return [*rows, {**rows[0], "seat": len(rows), "kind": "alien"}]
+
+    monkeypatch.setattr(games_module, "seat_results", broken)
+    with pytest.raises(StorageError, match="could not write"):
+        record_game(db, play("kids", 5))
+    more = play("yatzy", 4, actions=60)
+    with pytest.raises(StorageError):
+        record_game(db, more, game_id=game_id)
+    monkeypatch.undo()
+    assert [g.id for g in list_games(db)] == [game_id]
+    stored = get_game(db, game_id)
+    assert (stored.actions, [r.total for r in stored.seats]) == (30, part.totals())
+    same_game(load_game(db, game_id), part)
+    assert record_game(db, more, game_id=game_id) == game_id
+
+
+def test_a_closed_connection_is_a_storage_error(db: Database) -> None:
+    game_id = record_game(db, play("kids", 1))
+    conn = db.engine.connect()
+    session = Session(bind=conn)
+    conn.close()
+    with pytest.raises(StorageError, match="could not write"):
+        record_game(session, play("kids", 2))
+    with pytest.raises(StorageError, match="could not read"):
+        list_games(session)
+    with pytest.raises(StorageError):
+        load_game(session, game_id)
+    assert [g.id for g in list_games(db)] == [game_id]
+
+
+def test_a_session_keeps_the_callers_transaction(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    with db.session() as s:
+        first = record_game(s, play("kids", 1))
+        assert [g.id for g in list_games(s)] == [first]
+        s.rollback()  # the caller decides: no commit, no game
+    assert list_games(db) == []
+    with db.session() as s:
+        record_game(s, play("kids", 1))
+    assert list_games(db) == []  # closed without a commit
+    with db.session() as s, s.begin():
+        kept = record_game(s, play("kids", 1))
+        with pytest.raises(GameConflictError):
+            record_game(s, play("yatzy", 2), game_id=kept)
+        real = games_module.seat_results
+        monkeypatch.setattr(games_module, "seat_results", lambda game: [*real(game), real(game)[0]])
+        with pytest.raises(StorageError, match="could not write"):  # the database refuses
+            record_game(s, play("kids", 3))
+        monkeypatch.undo()
+        other = record_game(s, play("kids", 4))  # only the savepoint was undone
+    assert sorted(g.id for g in list_games(db)) == sorted([kept, other])
+    assert len({g.id for g in list_games(db)}) == 2
+
+
+def test_a_database_engine_can_be_shared(url: str) -> None:
+    engine: Engine = make_engine(url)
+    try:
+        with Database(engine) as one:
+            game_id = record_game(one, play("kids", 1))
+        two = Database(engine, upgrade=False)
+        assert get_game(two, game_id).id == game_id
+    finally:
+        engine.dispose()
+
+
+def test_two_writers_at_once_both_succeed(url: str) -> None:
+    """Writes that read first (an update) queue behind each other instead of failing."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = play("kids", 1, actions=30)
+    with Database(url) as db:
+        game_id = record_game(db, game)
+
+    def writer(seat: int) -> int:
+        with Database(url, upgrade=False) as mine:
+            for k in range(15):
+                record_game(mine, game, game_id=game_id)
+                set_points_lost(mine, game_id, seat, float(k))
+            return record_game(mine, game)
+
+    with ThreadPoolExecutor(3) as pool:
+        new = list(pool.map(writer, [0, 1, 2]))
+    with Database(url) as db:
+        assert sorted(g.id for g in list_games(db)) == sorted([game_id, *new])
+        assert [r.points_lost for r in get_game(db, game_id).seats] == [14.0] * 3
+
+
+# ---- the group commit (the web server's writer) ---------------------------------------------
+
+class Refused(Exception):
+    """A write's own refusal, raised before it wrote anything."""
+
+
+def test_the_group_commit_stores_every_write_and_gives_each_its_own_error(db: Database) -> None:
+    """Writes waiting together share a transaction; a clean refusal, a database error and a
+    failure after writing each reach only their caller, and every other write is stored."""
+    import asyncio
+
+    from yatzy.storage.database import GroupCommit
+
+    commits = GroupCommit(db, clean=(Refused,))
+    games = [play("kids", seed, actions=10) for seed in range(6)]
+
+    def refuse(s: Session) -> int:
+        raise Refused("no")
+
+    def half(s: Session) -> int:  # writes a game, then fails: its game must not be stored
+        record_game(s, play("kids", 99))
+        raise RuntimeError("after writing")
+
+    async def main() -> list[Any]:
+        jobs: list[Any] = [commits.run(n, lambda s, g=g: record_game(s, g)) for n, g in enumerate(games)]
+        jobs += [commits.run(10, refuse), commits.run(11, half)]
+        return await asyncio.gather(*jobs, return_exceptions=True)
+
+    try:
+        results = asyncio.run(main())
+    finally:
+        commits.close()
+    stored, refused, failed = results[:6], results[6], results[7]
+    assert isinstance(refused, Refused) and isinstance(failed, RuntimeError)
+    assert all(isinstance(i, int) for i in stored)
+    assert sorted(g.id for g in list_games(db)) == sorted(stored)
+    for game_id, game in zip(stored, games, strict=True):
+        same_game(load_game(db, game_id), game)
+
+
+def test_the_group_commit_takes_a_new_connection_when_its_own_broke(url: str) -> None:
+    """The writer keeps one connection; if the database drops it between writes (a restart,
+    an administrator), the next write is made on a new one instead of failing."""
+    import asyncio
+
+    from yatzy.storage.database import GroupCommit
+
+    with Database(url) as db:
+        commits = GroupCommit(db)
+
+        async def write(seed: int) -> int:
+            return await commits.run(0, lambda s: record_game(s, play("kids", seed, actions=5)))
+
+        try:
+            first = asyncio.run(write(1))
+            connection = commits._connection
+            assert connection is not None
+            raw = connection.connection.dbapi_connection
+            if db.engine.dialect.name == "postgresql":  # the server ends the session
+                with db.engine.connect() as other:
+                    other.exec_driver_sql(f"SELECT pg_terminate_backend({raw.info.backend_pid})")
+            else:
+                raw.close()
+            second = asyncio.run(write(2))
+            assert commits._connection is not None and commits._connection is not connection
+        finally:
+            commits.close()
+        assert sorted(g.id for g in list_games(db)) == sorted([first, second])

@@ -1,0 +1,542 @@
+"""The terminal game (Textual), played through its keys with Textual's pilot.
+
+Each game here is played by pressing keys as a person would and checked against the same
+decisions sent straight to a Session: the UI must send exactly the moves the keys name, and
+draw what the views say.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.color import Color
+from textual.pilot import Pilot
+
+from helpers.tui import fill, pilot_test, play_screen, until
+from yatzy.actions import parse_action
+from yatzy.bots import DozzyBot
+from yatzy.errors import InvalidActionError
+from yatzy.game import Action, Game, Roll, Score
+from yatzy.registry import get_ruleset
+from yatzy.seats import Seat
+from yatzy.session import Session
+from yatzy.solver.coach import Coach
+from yatzy.solver.solve import solve
+from yatzy.tui.app import YatzyApp
+from yatzy.tui.coach import CoachPanel
+from yatzy.tui.dialogs import ChoiceScreen, ConfirmScreen, SaveScreen
+from yatzy.tui.end import EndScreen
+from yatzy.tui.play import PlayScreen
+from yatzy.tui.settings import Settings, autosave_path, settings_path
+from yatzy.tui.setup import NewGameScreen
+from yatzy.tui.widgets import ScoreCard
+from yatzy.views import GameView
+
+SIZE = (120, 40)
+Moves = list[Action]
+
+
+def view_of(app: YatzyApp) -> GameView:
+    return play_screen(app).session.view()
+
+
+async def quick_turn(pilot: Pilot[Any], moves: Moves, rolls: int = 1, choice: int = -1) -> None:
+    """One roll or more (r each), then the box with points nearest to either end of the list (Home
+    or End, a few arrows, Enter), and in DOZZY the tile choice numbered ``choice`` (the last)."""
+    app = pilot.app
+    assert isinstance(app, YatzyApp)
+    for _ in range(rolls):
+        await pilot.press("r")
+        moves.append(Roll())
+    options = sorted(view_of(app).score_options, key=lambda o: o.number)
+    last = len(options) - 1
+    scoring = [i for i, o in enumerate(options) if o.points] or [0]
+    i = min(scoring, key=lambda i: min(i, last - i))
+    await pilot.press(*(["home"] + ["down"] * i if i <= last - i else ["end"] + ["up"] * (last - i)), "enter")
+    option = options[i]
+    returns = None
+    if len(option.returns) > 1:
+        assert isinstance(app.screen, ChoiceScreen)
+        n = choice % len(option.returns)
+        await pilot.press(str(n + 1))
+        returns = option.returns[n]
+    moves.append(Score(option.id, returns))
+
+
+def reference(game: Game, moves: Moves) -> Game:
+    """The same moves sent straight to a session, bots moving at once."""
+    session = Session(game, bot_seed=game.seed)
+    session.prepare()
+    for move in moves:
+        session.advance()
+        session.act(move)
+    session.advance()
+    return game
+
+
+async def until_over(pilot: Pilot[Any], moves: Moves, **turn: Any) -> None:
+    app = pilot.app
+    assert isinstance(app, YatzyApp)
+    while not play_screen(app).game.is_over:
+        await quick_turn(pilot, moves, **turn)
+    await pilot.pause()
+
+
+# ---- whole games --------------------------------------------------------------------------
+
+@pytest.mark.slow
+@pilot_test
+async def test_a_yatzy_game_against_a_greedy_bot_played_by_keys() -> None:
+    seats = [Seat("Ann"), Seat("Greedy", "bot", "greedy")]
+    app = YatzyApp(Game("yatzy", seats, seed=11), pace=0)
+    moves: Moves = []
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        for _ in range(3):  # three turns by a careful player, then quicker ones
+            await pilot.press("r")
+            moves.append(Roll())
+            dice = view_of(app).dice
+            assert dice is not None
+            # hold the most common face with its number keys and roll the rest once more
+            face = max(set(dice), key=lambda f: (dice.count(f), f))
+            keys = [str(i + 1) for i, d in enumerate(dice) if d == face]
+            if len(keys) < len(dice):
+                await pilot.press(*keys, "space")
+                moves.append(Roll(tuple(d for d in dice if d == face)))
+            view = view_of(app)
+            box = max(sorted(view.score_options, key=lambda o: o.number), key=lambda o: o.points).id
+            await fill(pilot, box)
+            moves.append(Score(box))
+        await until_over(pilot, moves)
+        assert isinstance(app.screen, EndScreen)
+        view = view_of(app)
+        assert view.outcome is not None
+        shown = str(app.screen.query_one("#standings").render())
+        for s in view.outcome.standings:
+            assert s.name in shown and str(s.total) in shown
+        played = screen.game
+        await pilot.press("q")
+    assert app.return_value is played  # what run() hands back
+    twin = reference(Game("yatzy", seats, seed=11), moves)
+    assert twin.log == played.log and twin.totals() == played.totals()
+    assert not autosave_path().exists()  # a finished game is not offered again
+
+
+@pytest.mark.slow
+@pilot_test
+async def test_maxi_uses_a_saved_roll() -> None:
+    ended: list[Game] = []
+    app = YatzyApp(Game("maxi", ["Ann"], seed=3), pace=0, on_game_over=ended.append)
+    moves: Moves = []
+    async with app.run_test(size=SIZE) as pilot:
+        await quick_turn(pilot, moves)  # one roll: two rolls are saved
+        assert view_of(app).players[0].bank == 2
+        await pilot.press("r", "r", "r")
+        moves += [Roll()] * 3
+        view = view_of(app)
+        assert (view.rolls_left, view.saved_rolls) == (0, 2)
+        assert "+ 2 saved rolls" in str(app.screen.query_one("#turn").render())
+        await pilot.press("r")  # the fourth roll of the turn: a saved one
+        moves.append(Roll())
+        view = view_of(app)
+        assert (view.rolls_left, view.saved_rolls) == (0, 1)
+        assert "+ 1 saved roll" in str(app.screen.query_one("#turn").render())
+        await quick_turn(pilot, moves, rolls=0)
+        await until_over(pilot, moves)
+        played = play_screen(app).game
+        assert isinstance(app.screen, EndScreen)
+        assert ended == [played]  # told once, as the game ended (the CLI keeps it in the history)
+        await pilot.press("n")  # a new game next
+        assert isinstance(app.screen, NewGameScreen)
+    assert reference(Game("maxi", ["Ann"], seed=3), moves).log == played.log
+
+
+@pytest.mark.slow
+@pilot_test
+async def test_dozzy_tiles_come_back_as_chosen_in_the_ui() -> None:
+    seats = [Seat("Ann")]
+    app = YatzyApp(Game("dozzy", seats, seed=1), pace=0)
+    moves: Moves = []
+    chosen = restored = 0
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        while not screen.game.is_over:
+            view = view_of(app)
+            if view.may_restore:
+                # bring tiles back before the roll: the second choice of the list, by its number
+                actions = [a for a in view.legal_actions if a.startswith("b ")]
+                await pilot.press("b")
+                assert isinstance(app.screen, ChoiceScreen)
+                await pilot.press("2" if len(actions) > 1 else "1")
+                moves.append(parse_action(actions[1 if len(actions) > 1 else 0]))
+                restored += 1
+            before = len(moves)
+            await quick_turn(pilot, moves, choice=-1)
+            last = moves[-1]
+            assert isinstance(last, Score)
+            chosen += last.returns is not None
+            assert len(moves) == before + 2
+        played = screen.game
+    assert chosen and restored  # the game asked for tiles, and some came back before a roll
+    assert reference(Game("dozzy", seats, seed=1), moves).log == played.log
+
+
+# ---- keys and mouse ---------------------------------------------------------------------------
+
+@pilot_test
+async def test_held_dice_are_marked_by_more_than_colour_and_kept_by_the_roll() -> None:
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=5), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        await pilot.press("r")
+        dice = view_of(app).dice
+        assert dice is not None
+        await pilot.click("#die-1")
+        await pilot.press("3")
+        die = screen.query_one("#die-1")
+        assert die.has_class("-held") and "HELD" in str(die.render())
+        assert "HELD" not in str(screen.query_one("#die-0").render())
+        await pilot.press("3")  # and free again
+        await pilot.press("r")
+        assert screen.game.log[-1] == Roll((dice[1],), screen.game.log[-1].result)  # type: ignore[union-attr]
+        # the kept die stays held after the roll
+        assert sum(d.has_class("-held") for d in screen.query(".die")) == 1
+
+
+@pilot_test
+async def test_a_box_is_filled_with_two_clicks() -> None:
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=5), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        card = app.screen.query_one(ScoreCard)
+        row = card.boxes.index("chance")
+        await pilot.click(ScoreCard, offset=(3, row + 1))  # the first click picks the row
+        assert view_of(app).players[0].boxes[13].points is None
+        await pilot.click(ScoreCard, offset=(3, row + 1))  # the second fills it
+        assert view_of(app).players[0].boxes[13].points == sum(play_screen(app).game.log[0].result or ())
+
+
+@pilot_test
+async def test_scoring_a_zero_asks_first_when_another_box_would_score() -> None:
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=1), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        view = view_of(app)
+        zero = next(o for o in view.score_options if o.points == 0)
+        await fill(pilot, zero.id)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert zero.name in str(app.screen.query_one("#question").render())
+        await pilot.press("n")
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert view_of(app).players[0].boxes[zero.number - 1].points is None
+        await fill(pilot, zero.id)
+        await pilot.press("y")
+        assert view_of(app).players[0].boxes[zero.number - 1].points == 0
+        # a box with points is filled without a question
+        await pilot.press("r")
+        best = max(view_of(app).score_options, key=lambda o: o.points)
+        assert best.points > 0
+        await fill(pilot, best.id)
+        assert view_of(app).players[0].boxes[best.number - 1].points == best.points
+
+
+@pilot_test
+async def test_undo_takes_the_last_score_back_until_the_next_roll() -> None:
+    app = YatzyApp(Game("yatzy", ["Ann", "Bo"], seed=4), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        dice = view_of(app).dice
+        box = max(view_of(app).score_options, key=lambda o: o.points)
+        await fill(pilot, box.id)
+        view = view_of(app)
+        assert view.current == 1 and view.players[0].boxes[box.number - 1].points == box.points
+        await pilot.press("u")
+        view = view_of(app)
+        assert view.current == 0 and view.dice == dice
+        assert view.players[0].boxes[box.number - 1].points is None
+        assert "taken back" in str(app.screen.query_one("#moves").render())
+        await fill(pilot, box.id)
+        await pilot.press("r")  # Bo rolls: Ann's score stays
+        await pilot.press("u")
+        assert view_of(app).players[0].boxes[box.number - 1].points == box.points
+        assert view_of(app).dice is not None
+
+
+@pytest.mark.slow
+@pilot_test
+async def test_bots_play_at_a_pace_that_can_be_changed_and_skipped() -> None:
+    app = YatzyApp(Game("yatzy", [Seat("Ann"), Seat("Greedy", "bot", "greedy")], seed=4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        hint = screen.query_one("#hint")
+        await pilot.press("minus", "minus")  # the slowest pace
+        await pilot.press("r")
+        await fill(pilot, "chance")
+        assert view_of(app).current == 1 and len(screen.game.log) == 2  # the bot waits its pace
+        assert "2.5 s a move" in str(hint.render())
+        await pilot.press(*["plus"] * 4)
+        assert "0.3 s a move" in str(hint.render())
+        await until(pilot, lambda: len(screen.game.log) > 2)  # its moves come one by one
+        assert view_of(app).current == 1
+        await pilot.press("minus", "minus", "minus")
+        assert "1.6 s a move" in str(hint.render())
+        await pilot.press("s")  # no more waiting: the bot ends its turn at once
+        assert view_of(app).current == 0
+
+
+@pytest.mark.slow
+@pilot_test
+async def test_a_solver_bot_waits_for_its_table_while_the_person_plays() -> None:
+    app = YatzyApp(Game("kids", [Seat("Ann"), Seat("Optimal", "bot", "optimal")], seed=4), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        await pilot.press("r")
+        await until(pilot, lambda: screen.ready)
+        await pilot.press("enter", "y")
+        await pilot.pause()
+        view = view_of(app)
+        assert view.current == 0 and view.players[1].boxes and sum(
+            b.points is not None for b in view.players[1].boxes) == 1  # the bot has played its turn
+
+
+# ---- the coach ----------------------------------------------------------------------------
+
+@pilot_test
+async def test_the_coach_ranks_as_the_solver_does() -> None:
+    app = YatzyApp(Game("kids", ["Ann"], seed=8), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r", "c")
+        panel = app.screen.query_one(CoachPanel)
+        await until(pilot, lambda: bool(panel.options))
+        game = play_screen(app).game
+        coach = Coach(solve(get_ruleset("kids")))
+        best = coach.options(coach.position_of(game))[0]
+        assert panel.options[0].action == best.action
+        assert panel.options[0].value == pytest.approx(best.value)
+        assert best.action.describe() in panel.lines[0]  # type: ignore[union-attr]
+        # the coach follows the game: the next roll is ranked anew
+        await pilot.press("r")
+        await until(pilot, lambda: panel.version == len(game.log))
+        best = coach.options(coach.position_of(game))[0]
+        assert panel.options[0].action == best.action
+
+
+@pilot_test
+async def test_the_coach_says_dozzy_has_no_table() -> None:
+    app = YatzyApp(Game("dozzy", ["Ann"], seed=8), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r", "c")
+        body = str(app.screen.query_one("#coach-body").render())
+        assert "no exact table" in body
+        # and offers the DOZZY heuristic's move for these dice instead
+        game = play_screen(app).game
+        assert DozzyBot().act(game.clone()).describe() in body
+        assert "rule of thumb" in app.screen.query_one(CoachPanel).plain
+
+
+@pytest.mark.slow
+def test_quitting_while_a_table_is_built_does_not_wait_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Maxi table takes minutes, one long layer after another; leaving the game must not wait
+    for the layer to end (a stand-in solver here spends 10 s on its first layer)."""
+    layer_done = threading.Event()
+
+    def slow_solve(ruleset: Any, *, progress: Callable[[int, int], None] | None = None) -> Any:
+        time.sleep(10)
+        layer_done.set()
+        assert progress is not None
+        progress(1, 2)  # the build stops here: the game is gone
+        raise AssertionError("the build went on after the game was left")
+
+    monkeypatch.setattr("yatzy.tui.coach.solve", slow_solve)
+    app = YatzyApp(Game("osto", ["Ann"], seed=1), pace=0)
+
+    async def quit_while_building() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("r", "c")
+            await until(pilot, lambda: "Building" in str(app.screen.query_one("#coach-body").render()))
+            assert "Building" in str(app.screen.query_one("#coach-body").render())
+            await pilot.press("u")  # the game is still usable meanwhile
+            await pilot.press("r")
+            assert view_of(app).rolls_left == 1
+
+    started = time.monotonic()
+    asyncio.run(quit_while_building())  # returns once the event loop's threads are all done
+    assert time.monotonic() - started < 5 and not layer_done.is_set()
+
+
+# ---- save, resume, the unfinished game ------------------------------------------------------
+
+@pytest.mark.slow
+@pilot_test
+async def test_saved_half_way_and_resumed_ends_as_one_game_played_through(tmp_path: Path) -> None:
+    seats = [Seat("Ann"), Seat("Greedy", "bot", "greedy")]
+    path = tmp_path / "half.json"
+    moves: Moves = []
+    app = YatzyApp(Game("kids", seats, seed=21), pace=0, save_path=path)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3):
+            await quick_turn(pilot, moves)
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SaveScreen)
+        await pilot.press("enter")
+        assert path.exists()
+    resumed = YatzyApp(Game.from_json(path.read_text()), pace=0, save_path=path)
+    async with resumed.run_test(size=SIZE) as pilot:
+        assert view_of(resumed).round == 4
+        await until_over(pilot, moves)
+        played = play_screen(resumed).game
+    straight = reference(Game("kids", seats, seed=21), moves)
+    assert played.log == straight.log and played.totals() == straight.totals()
+
+
+@pilot_test
+async def test_a_save_that_fails_says_why_and_the_game_goes_on(tmp_path: Path) -> None:
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=21), pace=0, save_path=tmp_path / "no" / "such" / "x.json")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r", "ctrl+s", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen)
+        assert any("could not save" in str(n.message) for n in app._notifications)
+        await pilot.press("r")
+        assert view_of(app).rolls_left == 1
+
+
+@pytest.mark.slow
+@pilot_test
+async def test_an_interrupted_game_is_offered_at_the_next_start() -> None:
+    seats = [Seat("Ann"), Seat("Greedy", "bot", "greedy")]
+    moves: Moves = []
+    app = YatzyApp(Game("yatzy", seats, seed=9), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(2):
+            await quick_turn(pilot, moves)
+        await pilot.press("r")
+        log = list(play_screen(app).game.log)
+        await pilot.press("ctrl+c")  # the game stops mid-turn (or the terminal closes)
+    assert app.return_value is not None and app.return_value.log == log
+    assert autosave_path().exists()
+    again = YatzyApp(pace=0)
+    async with again.run_test(size=SIZE) as pilot:
+        assert isinstance(again.screen, ConfirmScreen)
+        assert "Ann" in str(again.screen.query_one("#question").render())
+        await pilot.press("y")
+        assert play_screen(again).game.log == log
+        assert view_of(again).dice is not None
+    declined = YatzyApp(pace=0)
+    async with declined.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        assert isinstance(declined.screen, NewGameScreen)
+    assert not autosave_path().exists()
+
+
+# ---- the new game screen ------------------------------------------------------------------
+
+@pilot_test
+async def test_the_new_game_screen_sets_up_players_rules_and_remembers_them() -> None:
+    app = YatzyApp(pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+
+        def has(selector: str) -> Callable[[], bool]:
+            return lambda: bool(screen.query(selector))
+
+        await pilot.click("#add")
+        await until(pilot, has("#name-2"))
+        screen.query_one("#name-2").value = "Cy"  # type: ignore[attr-defined]
+        await pilot.click("#up-2")  # Cy moves up to the second seat
+        await until(pilot, lambda: screen.query_one("#name-1").value == "Cy")  # type: ignore[attr-defined]
+        await pilot.click("#remove-0")  # the first player leaves
+        await until(pilot, lambda: not screen.query("#name-2"))
+        screen.query_one("#rules").value = "yahtzee"  # type: ignore[attr-defined]
+        await until(pilot, has("#opt-joker"))
+        screen.query_one("#opt-joker").value = "free"  # type: ignore[attr-defined]
+        screen.query_one("#seed").value = "42"  # type: ignore[attr-defined]
+        await pilot.click("#roll-off")
+        await pilot.click("#start")
+        await until(pilot, lambda: isinstance(app.screen, PlayScreen))
+        game = play_screen(app).game
+        assert [s.name for s in game.seats] == ["Cy", "Greedy bot"]
+        assert game.seats[1].level == "greedy"
+        assert game.ruleset.name == "yahtzee" and dict(game.ruleset.options)["joker"] == "free"
+        assert game.seed == 42 and game.roll_offs
+    remembered = Settings.load().setup
+    assert remembered.rules == "yahtzee" and remembered.seed == 42 and remembered.roll_off
+    assert [s.name for s in remembered.seats] == ["Cy", "Greedy bot"]
+    app = YatzyApp(pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")  # not the game just begun, a new one
+        assert app.screen.query_one("#name-0").value == "Cy"  # type: ignore[attr-defined]
+        assert app.screen.query_one("#rules").value == "yahtzee"  # type: ignore[attr-defined]
+
+
+@pilot_test
+async def test_a_bad_option_is_named_and_no_game_starts() -> None:
+    app = YatzyApp(pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#opt-bonus_threshold").value = "500"  # type: ignore[attr-defined]
+        await pilot.click("#start")
+        assert isinstance(app.screen, NewGameScreen)
+        assert "bonus_threshold" in str(app.screen.query_one("#error").render())
+
+
+def test_an_unknown_bot_or_language_is_refused_before_the_screen_opens() -> None:
+    with pytest.raises(InvalidActionError, match="unknown level"):
+        YatzyApp(Game("yatzy", [Seat("Ann"), Seat("Robo", "bot", "genius")], seed=1))
+    with pytest.raises(InvalidActionError, match="unknown language"):
+        YatzyApp(lang="xx")
+
+
+# ---- low vision ---------------------------------------------------------------------------
+
+def luminance(color: Color) -> float:
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = color.get_truecolor()
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrasts(app: YatzyApp) -> list[float]:
+    """The contrast ratio of every character drawn on the screen (WCAG's formula)."""
+    ratios = []
+    segments = [segment for line in app.screen._compositor.render_full_update().strips
+                for strip in line for segment in strip]
+    for segment in segments:
+        if True:
+            style = segment.style
+            if not segment.text.strip() or style is None or style.color is None or style.bgcolor is None:
+                continue
+            fg, bg = (style.bgcolor, style.color) if style.reverse else (style.color, style.bgcolor)
+            light, dark = sorted((luminance(fg), luminance(bg)), reverse=True)
+            ratios.append((light + 0.05) / (dark + 0.05))
+    return ratios
+
+
+@pilot_test
+async def test_low_vision_is_black_on_yellow_with_large_dice_and_remembered() -> None:
+    app = YatzyApp(Game("kids", [Seat("Ann"), Seat("Greedy", "bot", "greedy")], seed=6), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r", "1", "c", "ctrl+t")
+        await until(pilot, lambda: bool(app.screen.query_one(CoachPanel).options))
+        assert app.theme == "yatzy-contrast" and app.has_class("-large")
+        await until(pilot, lambda: app.screen.query_one("#die-0").region.width == 14)  # the next layout
+        ratios = contrasts(app)
+        assert ratios and min(ratios) >= 7
+        await pilot.press("?")
+        assert min(contrasts(app)) >= 7
+    assert json.loads(settings_path().read_text())["low_vision"]
+    again = YatzyApp(pace=0)
+    async with again.run_test(size=SIZE):
+        assert again.theme == "yatzy-contrast"
+        assert min(contrasts(again)) >= 7  # the new game screen too
+    async with YatzyApp(pace=0).run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+t")
+    assert not Settings.load().low_vision
