@@ -101,7 +101,7 @@ def play(
             run(game, lang=screen_lang, save_path=load, on_game_over=done.over, on_analysis=done.analysed)
             done.record()
         else:
-            hot_seat(game, lang=lang, console=console, record=_record)
+            hot_seat(game, lang=lang, console=console)
     except YatzyError as e:
         fail(e)
 
@@ -151,7 +151,7 @@ def keep(
         run(game, lang=_screen_lang(ctx, lang), on_game_over=done.over, on_analysis=done.analysed)
         done.record()
     else:
-        keep_score(game, lang=lang, console=console, record=_record)
+        keep_score(game, lang=lang, console=console)
 
 
 def _full_screen(plain: bool) -> bool:
