@@ -18,6 +18,7 @@ from yatzy.game import Game, Roll, Score
 from yatzy.line.play import SHORT_HELP, bonus_status, hot_seat
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
+from yatzy.storage import Database, GameSummary, list_games, load_game
 from yatzy.views import bonus_progress
 
 Line = str | Callable[[Game], str]
@@ -455,3 +456,59 @@ def test_piped_output_has_no_escape_codes() -> None:
                        env={**os.environ, "NO_COLOR": "1"})
     assert "\x1b" not in r.stdout + r.stderr and "Dozzy bot · round 1 of 21" in r.stdout
     assert r.stdout.startswith("r roll")
+
+
+# ---- 13. the history: a finished game is kept the moment it ends ---------------------------------
+
+KIDS_GAME = [line for box in range(1, 7) for line in ("r", f"s {box}")]
+"""Me's six turns of a Kids' game after the greedy bot's: a roll, then boxes 1 to 6 in order."""
+
+
+def test_a_finished_game_is_kept_before_the_input_ends(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal may close right after the last score, before Enter: the game is in the
+    history by then, and kept once."""
+    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path))
+    game = Game("kids", [GREEDY, Seat("Me")], seed=3)
+    lines = list(KIDS_GAME)
+    at_the_end: list[list[GameSummary]] = []
+
+    def ask(_prompt: str) -> str:
+        if lines:
+            return lines.pop(0)
+        with Database() as db:
+            at_the_end.append(list_games(db, finished=True))
+        raise EOFError
+
+    out = io.StringIO()
+    hot_seat(game, ask=ask, console=Console(file=out, width=110))
+    assert game.is_over
+    [[kept]] = at_the_end
+    assert [s.total for s in kept.seats] == game.totals()
+    assert f"kept in your history as game {kept.id}: yatzy history show {kept.id}" in out.getvalue()
+    with Database() as db:
+        assert list_games(db) == [kept]
+
+
+def test_a_last_score_taken_back_and_made_again_is_kept_as_it_ended(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path))
+    game = Game("kids", [GREEDY, Seat("Me")], seed=3)
+    out = play(game, [*KIDS_GAME, "u", "r", "s 6"])  # undone, the dice rolled again, Sixes again
+    assert game.is_over and "taken back" in out
+    with Database() as db:
+        [kept] = list_games(db)
+        assert load_game(db, kept.id).log == game.log
+    assert kept.finished and [s.total for s in kept.seats] == game.totals()
+
+
+def test_a_history_that_cannot_be_written_is_said_and_the_game_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("YATZY_DATA_DIR", str(blocked))  # no folder can be made there
+    game = Game("kids", [GREEDY, Seat("Me")], seed=3)
+    out = play(game, [*KIDS_GAME, ""])
+    assert game.is_over and ("wins with" in out or "A tie" in out)
+    assert "the game could not be kept in your history: could not make the folder" in out
+    assert "kept in your history as game" not in out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import subprocess
@@ -69,6 +70,39 @@ def test_a_whole_game_from_piped_input_without_escape_codes(tmp_path: Path,
         assert summary.dice_from == "players"
         game = load_game(db, summary.id)
     assert game.is_over and len(game.amendments) == 1 and game.state.players[0].card["ones"] == 5
+
+
+def test_a_finished_game_is_kept_before_the_terminal_goes(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal closes right after the last box is filled (the next line printed fails):
+    the game is in the history all the same."""
+    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path))
+    game = Game("kids", ["Anna"], dice_from="players")
+
+    class Gone(io.StringIO):
+        def write(self, text: str) -> int:
+            if game.is_over:
+                raise OSError(errno.EIO, "the terminal is gone")
+            return super().write(text)
+
+    lines = iter(whole_game("kids", 1))
+    with pytest.raises(OSError):
+        keep_score(game, ask=lambda _prompt: next(lines), console=Console(file=Gone(), width=100))
+    assert game.is_over
+    with Database() as db:
+        [kept] = list_games(db, finished=True)
+    assert kept.dice_from == "players" and kept.seats[0].total == game.total(0)
+
+
+def test_a_history_that_cannot_be_written_is_said_and_the_game_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("YATZY_DATA_DIR", str(blocked))  # no folder can be made there
+    game = Game("kids", ["Anna", "Ben"], dice_from="players")
+    out = keep(game, whole_game("kids", 2))
+    assert game.is_over and ("wins with" in out or "A tie" in out)
+    assert "the game could not be kept in your history: could not make the folder" in out
 
 
 def test_the_line_scorekeeper_names_the_winner_and_adds_up_as_the_engine() -> None:

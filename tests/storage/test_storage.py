@@ -269,6 +269,25 @@ def test_a_stored_log_only_grows(db: Database) -> None:
     assert get_game(db, game_id).actions == 40
 
 
+def test_a_rewrite_replaces_the_stored_log_of_the_same_game(db: Database) -> None:
+    """The one who keeps a game's record may write it anew (a last score taken back and made
+    again): the same game, another log; points lost go only if the log changed."""
+    whole = play("kids", seed=5)
+    game_id = record_game(db, whole)
+    set_points_lost(db, game_id, 0, 1.5)
+    record_game(db, whole, game_id=game_id, rewrite=True)  # the very same game: the analysis holds
+    assert get_game(db, game_id).seats[0].points_lost == 1.5
+    shorter = play("kids", seed=5, actions=len(whole.log) - 3)
+    assert record_game(db, shorter, game_id=game_id, rewrite=True) == game_id
+    summary = get_game(db, game_id)
+    assert not summary.finished and summary.actions == len(shorter.log)
+    assert summary.seats[0].points_lost is None
+    same_game(load_game(db, game_id), shorter)
+    with pytest.raises(GameConflictError, match="another game"):  # still only the same game
+        record_game(db, play("kids", seed=6), game_id=game_id, rewrite=True)
+    assert len(list_games(db)) == 1
+
+
 def scorekeeper_game(rolls: Sequence[tuple[int, ...]]) -> Game:
     """Kids' Yatzy for two at a real table: the dice are typed in, every turn one roll."""
     game = Game("kids", [Seat("Ann"), Seat("Bo")], first=1)

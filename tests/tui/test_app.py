@@ -29,10 +29,12 @@ from yatzy.seats import Seat
 from yatzy.session import Session
 from yatzy.solver.coach import Coach
 from yatzy.solver.solve import solve
+from yatzy.storage import Database, GameSummary, list_games, load_game
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.coach import CoachPanel
 from yatzy.tui.dialogs import ChoiceScreen, ConfirmScreen, SaveScreen
 from yatzy.tui.end import EndScreen
+from yatzy.tui.history import HistoryScreen
 from yatzy.tui.play import PlayScreen
 from yatzy.tui.settings import Settings, autosave_path, settings_path
 from yatzy.tui.setup import NewGameScreen
@@ -132,8 +134,7 @@ async def test_a_yatzy_game_against_a_greedy_bot_played_by_keys() -> None:
 @pytest.mark.slow
 @pilot_test
 async def test_maxi_uses_a_saved_roll() -> None:
-    ended: list[Game] = []
-    app = YatzyApp(Game("maxi", ["Ann"], seed=3), pace=0, on_game_over=ended.append)
+    app = YatzyApp(Game("maxi", ["Ann"], seed=3), pace=0)
     moves: Moves = []
     async with app.run_test(size=SIZE) as pilot:
         await quick_turn(pilot, moves)  # one roll: two rolls are saved
@@ -152,7 +153,8 @@ async def test_maxi_uses_a_saved_roll() -> None:
         await until_over(pilot, moves)
         played = play_screen(app).game
         assert isinstance(app.screen, EndScreen)
-        assert ended == [played]  # told once, as the game ended (the CLI keeps it in the history)
+        [kept] = kept_games()  # kept once, as the game ended
+        assert kept.actions == len(played.log)
         await pilot.press("n")  # a new game next
         assert isinstance(app.screen, NewGameScreen)
     assert reference(Game("maxi", ["Ann"], seed=3), moves).log == played.log
@@ -406,6 +408,56 @@ async def test_a_save_that_fails_says_why_and_the_game_goes_on(tmp_path: Path) -
         assert any("could not save" in str(n.message) for n in app._notifications)
         await pilot.press("r")
         assert view_of(app).rolls_left == 1
+
+
+# ---- the history ----------------------------------------------------------------------------
+
+def kept_games() -> list[GameSummary]:
+    """The finished games in the history (the default database, in the test's data folder)."""
+    with Database() as db:
+        return list_games(db, finished=True)
+
+
+@pilot_test
+async def test_a_finished_game_is_in_the_history_before_the_app_is_closed() -> None:
+    """The terminal may close (or its tmux session be killed) right after the end, before q:
+    the game is kept the moment it ends, and the history screen of the next game lists it."""
+    app = YatzyApp(Game("kids", [Seat("Me"), Seat.bot("greedy")], seed=3), pace=0)
+    moves: Moves = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until_over(pilot, moves)
+        played = play_screen(app).game
+        assert isinstance(app.screen, EndScreen)
+        [kept] = kept_games()  # the app is still up: nothing waits for it to close
+        with Database() as db:
+            assert load_game(db, kept.id).log == played.log
+        assert [s.total for s in kept.seats] == played.totals()
+        assert f"kept in your history as game {kept.id}" in str(app.screen.query_one("#standings").render())
+        await pilot.press("n")  # a new game next, and its screen's h: the game just played is there
+        await until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        assert [int(str(k.value)) for k in app.screen.query_one("#history-list").rows] == [kept.id]
+    assert kept_games() == [kept]  # closing the app records it no second time
+
+
+@pilot_test
+async def test_a_history_that_cannot_be_written_is_said_and_the_game_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("YATZY_DATA_DIR", str(blocked))  # no folder can be made there
+    app = YatzyApp(Game("kids", [Seat("Me"), Seat.bot("greedy")], seed=3), pace=0)
+    moves: Moves = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until_over(pilot, moves)
+        assert isinstance(app.screen, EndScreen) and play_screen(app).game.is_over
+        told = [str(n.message) for n in app._notifications]
+        assert any(m.startswith("the game could not be kept in your history: could not make the folder")
+                   for m in told), told
+        assert "kept in your history as game" not in str(app.screen.query_one("#standings").render())
+        await pilot.press("escape")  # the cards are still there to look at
+        assert isinstance(app.screen, PlayScreen)
 
 
 @pytest.mark.slow

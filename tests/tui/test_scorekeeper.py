@@ -8,7 +8,6 @@ Session; a correction goes through the fix dialog; the game lands in the history
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ from yatzy.actions import Score
 from yatzy.game import Game
 from yatzy.seats import Seat
 from yatzy.session import Session
-from yatzy.storage import Database, list_games, load_game, record_game
+from yatzy.storage import Database, list_games, load_game
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.coach import CoachPanel
 from yatzy.tui.end import EndScreen
@@ -107,12 +106,10 @@ def card_totals(app: YatzyApp) -> list[int]:
 # ---- whole games ------------------------------------------------------------------------------
 
 @pilot_test
-async def test_two_people_keep_a_whole_yatzy_game_by_typing_their_dice(tmp_path: Path) -> None:
-    db = Database(f"sqlite:///{tmp_path / 'history.db'}")
-    ended: list[Game] = []
+async def test_two_people_keep_a_whole_yatzy_game_by_typing_their_dice() -> None:
     rng = random.Random(5)
     game = Game("yatzy", ["Anna", "Ben"], dice_from="players")
-    app = YatzyApp(game, pace=0, on_game_over=ended.append)
+    app = YatzyApp(game, pace=0)
     turns: list[tuple[list[list[int]], str]] = []
     async with app.run_test(size=SIZE) as pilot:
         screen = keeper(app)
@@ -143,14 +140,13 @@ async def test_two_people_keep_a_whole_yatzy_game_by_typing_their_dice(tmp_path:
         await pilot.press("escape")
         assert card_totals(app) == game.totals()
         await pilot.press("q")
-    assert ended == [game]
     twin = reference(Game("yatzy", ["Anna", "Ben"], dice_from="players"), turns)
     assert twin.log == game.log and twin.totals() == game.totals()
     # kept in the history as a game whose dice the players typed, and it loads back
-    game_id = record_game(db, ended[0])
-    summary = next(g for g in list_games(db) if g.id == game_id)
-    assert summary.dice_from == "players"
-    assert load_game(db, game_id).totals() == game.totals()
+    with Database() as db:
+        [summary] = list_games(db)
+        assert summary.dice_from == "players"
+        assert load_game(db, summary.id).totals() == game.totals()
 
 
 @pilot_test
@@ -252,6 +248,32 @@ async def test_an_earlier_round_is_fixed_through_the_dialog_and_recorded() -> No
         await pilot.press("escape", "escape", "escape")
         assert isinstance(app.screen, KeeperScreen)
         assert isinstance(app.screen.focused, DiceEntry)
+
+
+@pilot_test
+async def test_a_finished_game_is_kept_at_once_and_a_fix_after_the_end_updates_it() -> None:
+    """In the history from the moment the game ends (the app may never see its q); a round
+    fixed after the end changes that same game, and adds no second one."""
+    game = Game("kids", ["Anna"], dice_from="players")
+    app = YatzyApp(game, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for face, box in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), 1):
+            await throw(pilot, [face] * 5)
+            await fill(pilot, box)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        with Database() as db:
+            [kept] = list_games(db)
+        assert kept.finished and kept.dice_from == "players" and kept.seats[0].total == game.total(0)
+        await pilot.press("escape", "f")
+        assert isinstance(app.screen, FixScreen)
+        await pilot.press(*["up"] * 5, "enter", *"11112", "enter", "enter")  # round 1: four ones, not five
+        assert not isinstance(app.screen, FixScreen) and len(game.amendments) == 1
+        with Database() as db:
+            [fixed] = list_games(db)
+            stored = load_game(db, fixed.id)
+        assert fixed.id == kept.id and fixed.seats[0].total == game.total(0) == kept.seats[0].total - 1
+        assert stored.log == game.log and len(stored.amendments) == 1
 
 
 # ---- the coach, DOZZY ---------------------------------------------------------------------------

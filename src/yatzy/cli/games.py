@@ -1,5 +1,5 @@
-"""``yatzy play`` and ``yatzy keep``: a game in the terminal, full screen or line by line, and
-the finished games kept in the history."""
+"""``yatzy play`` and ``yatzy keep``: a game in the terminal, full screen or line by line (each
+front end keeps a finished game in the history the moment it ends: :mod:`yatzy.recording`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from ..analysis import Analysis
 from ..bots import BOTS
 from ..errors import YatzyError
 from ..game import Game
@@ -56,9 +54,7 @@ def play(
             and seed is None and not roll_off:
         from ..tui import run
 
-        done = _Finished()
-        run(lang=screen_lang, on_game_over=done.over, on_analysis=done.analysed)  # the new game screen
-        done.record()
+        run(lang=screen_lang)  # the new game screen
         return
     if load is not None:
         given = [name for name, value in (("--rules", rules_), ("--option", option or None),
@@ -97,11 +93,9 @@ def play(
         if full_screen:
             from ..tui import run
 
-            done = _Finished()
-            run(game, lang=screen_lang, save_path=load, on_game_over=done.over, on_analysis=done.analysed)
-            done.record()
+            run(game, lang=screen_lang, save_path=load)
         else:
-            hot_seat(game, lang=lang, console=console, record=_record)
+            hot_seat(game, lang=lang, console=console)
     except YatzyError as e:
         fail(e)
 
@@ -147,11 +141,9 @@ def keep(
     if _full_screen(plain):
         from ..tui import run
 
-        done = _Finished()  # kept once the screen is closed, a fix after the end included
-        run(game, lang=_screen_lang(ctx, lang), on_game_over=done.over, on_analysis=done.analysed)
-        done.record()
+        run(game, lang=_screen_lang(ctx, lang))
     else:
-        keep_score(game, lang=lang, console=console, record=_record)
+        keep_score(game, lang=lang, console=console)
 
 
 def _full_screen(plain: bool) -> bool:
@@ -164,40 +156,3 @@ def _screen_lang(ctx: typer.Context, lang: str) -> str | None:
     remembers the one chosen last time)."""
     source = ctx.get_parameter_source("lang")  # Typer's own click: compare the source by name
     return lang if getattr(source, "name", None) == "COMMANDLINE" else None
-
-
-class _Finished:
-    """What the terminal app finished: its games, and the analyses made of them after the end,
-    kept in the history once the screen is closed (no output while it is up)."""
-
-    def __init__(self) -> None:
-        self.games: list[Game] = []
-        self.analyses: dict[int, Analysis] = {}
-
-    def over(self, game: Game) -> None:
-        self.games.append(game)
-
-    def analysed(self, game: Game, analysis: Analysis) -> None:
-        self.analyses[id(game)] = analysis
-
-    def record(self) -> None:
-        for game in self.games:
-            _record(game, self.analyses.get(id(game)))
-
-
-def _record(game: Game, analysis: Analysis | None = None) -> None:
-    """Keep a finished game in the history (with the points lost, if it was analysed); a
-    failure is said, never fatal."""
-    from ..storage import Database, record_game, store_analysis
-
-    try:
-        with Database() as db:
-            game_id = record_game(db, game)
-            if analysis is not None and analysis.actions == len(game.log):
-                store_analysis(db, game_id, analysis)
-    except YatzyError as e:
-        Console(stderr=True, highlight=False).print(
-            _("the game could not be kept in your history: {reason}").format(reason=e))
-        return
-    console.print(_("kept in your history as game {id}: yatzy history show {id}").format(id=game_id),
-                  highlight=False)

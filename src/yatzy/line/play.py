@@ -30,6 +30,7 @@ from ..game import Game
 from ..i18n import N_, _, language, ngettext, pgettext
 from ..names import box_label, label
 from ..narration import board_text, event_text, preparing_text, rolls_text, round_text, winners_text
+from ..recording import Recorder
 from ..seats import Seat
 from ..session import (
     DEFAULT_SAVE,
@@ -288,12 +289,20 @@ class LineGame:
         """A person who typed r to let the bots play: their next turn starts with a roll."""
         self.shown: int | None = None
         """The number of events when the person to move last saw the game."""
+        self.recorder = Recorder(session, failed=self.error)
+        """Keeps the game in the history the moment it ends (before the narrator hears of it)."""
 
     def say(self, text: str) -> None:
         self.con.print(text, highlight=False)
 
     def error(self, text: str) -> None:
         self.say(f"[red]{escape(text)}[/]")
+
+    def play(self) -> None:
+        """The game until it ends or the players quit; then where the finished game is kept."""
+        self.run()
+        if self.recorder.kept is not None:
+            self.say(escape(self.recorder.kept))
 
     def run(self) -> None:
         self.say(f"[dim]{escape(_(SHORT_HELP))}[/]")
@@ -433,19 +442,17 @@ def prepare(session: Session, con: Console) -> None:
 
 
 def hot_seat(game: Game, kinds: Sequence[str] | None = None, lang: str = "en",
-             ask: Callable[[str], str] = input, console: Console | None = None,
-             record: Callable[[Game], None] | None = None) -> Game:
-    """Play until the game ends or the players quit. The game's seats say who is a bot;
-    ``kinds`` ("human" or a bot level per seat), if given, seats people and bots anew;
-    ``record`` hears of a finished game (the history)."""
+             ask: Callable[[str], str] = input, console: Console | None = None) -> Game:
+    """Play until the game ends or the players quit; a finished game is kept in the history.
+    The game's seats say who is a bot; ``kinds`` ("human" or a bot level per seat), if given,
+    seats people and bots anew."""
     con = console or Console()
     with language(lang):
         if kinds is not None:
             game.seats = tuple(Seat(s.name) if k == "human" else Seat(s.name, "bot", k)
                                for s, k in zip(game.seats, kinds, strict=True))
         session = Session(game, lang=lang)
+        line = LineGame(session, con, ask, BOT_PACE if con.is_terminal else 0)
         prepare(session, con)
-        LineGame(session, con, ask, BOT_PACE if con.is_terminal else 0).run()
-        if record is not None and game.is_over:
-            record(game)
+        line.play()
     return game

@@ -199,13 +199,10 @@ class KeeperLine(LineGame):
 
 
 def keep_score(game: Game, lang: str = "en", ask: Callable[[str], str] = input,
-               console: Console | None = None, record: Callable[[Game], None] | None = None) -> Game:
+               console: Console | None = None) -> Game:
     """Keep the score of ``game`` (a scorekeeper game) line by line until it ends or the players
-    quit; ``record`` hears of a finished game (the history)."""
+    quit; a finished game is kept in the history."""
     con = console or Console()
     with language(lang):
-        session = Session(game, lang=lang)
-        KeeperLine(session, con, ask).run()
-        if record is not None and game.is_over:
-            record(game)
+        KeeperLine(Session(game, lang=lang), con, ask).play()
     return game

@@ -81,14 +81,16 @@ class GameSummary:
 # ---- writing ------------------------------------------------------------------------------
 
 def record_game(target: Target, game: Game, dice_from: DiceFrom | None = None, *, game_id: int | None = None,
-                title: str | None = None, at: datetime | None = None) -> int:
+                title: str | None = None, at: datetime | None = None, rewrite: bool = False) -> int:
     """Store a game, finished or not, and return its id.
 
     ``dice_from`` is "server" for the engine's seeded dice, "players" for a scorekeeper game
     whose dice people typed in (by default the game's own :attr:`Game.dice_from`). With
     ``game_id`` the stored game is brought up to date: it must be the same game (ruleset,
-    options, seats, seed, source of dice) and its stored log must be the start of this one;
-    points lost found by an earlier analysis are dropped if the log grew. ``title`` names
+    options, seats, seed, source of dice) and its stored log must be the start of this one,
+    unless ``rewrite`` lets this log replace it (a move taken back, a round corrected: the
+    one who keeps the record knows it is the newer game); points lost found by an earlier
+    analysis are dropped if the log changed. ``title`` names
     the game (kept when None on an update); ``at`` is the moment of this recording (now by
     default): the start on the first recording, the finish on the first one of a finished
     game.
@@ -115,10 +117,10 @@ def record_game(target: Target, game: Game, dice_from: DiceFrom | None = None, *
             s.add(row)
         else:
             row = _game_row(s, game_id, for_update=True)
-            _check_continues(row, save, dice_from)
+            _check_continues(row, save, dice_from, rewrite)
             if title is not None:
                 row.title = title
-        grew = row.actions is None or len(save["log"]) > row.actions
+        changed = row.save is None or row.save["log"] != save["log"]
         row.save, row.actions, row.finished, row.updated_at = save, len(save["log"]), game.is_over, now
         if game.is_over and row.finished_at is None:
             row.finished_at = now
@@ -131,7 +133,7 @@ def record_game(target: Target, game: Game, dice_from: DiceFrom | None = None, *
                 continue
             for key, value in values.items():
                 setattr(r, key, value)
-            if grew:
+            if changed:
                 r.points_lost = None
         s.flush()
         return row.id
@@ -274,8 +276,8 @@ def _check_loads_back(game: Game, save: dict[str, Any], dice_from: str) -> None:
         raise StorageError(_("the game was not recorded: replaying its log does not give its state"))
 
 
-def _check_continues(row: GameRow, save: dict[str, Any], dice_from: str) -> None:
-    """The stored game must be this one, with no action this one lacks."""
+def _check_continues(row: GameRow, save: dict[str, Any], dice_from: str, rewrite: bool) -> None:
+    """The stored game must be this one, with no action this one lacks (unless ``rewrite``)."""
     stored = row.save
     same = all(stored.get(k) == save.get(k) for k in _HEADER)
     if not same or row.dice_from != dice_from:
@@ -283,7 +285,7 @@ def _check_continues(row: GameRow, save: dict[str, Any], dice_from: str) -> None
             _("game {id} in the database is another game (ruleset, seats, seed or source of dice differ); "
               "record this one as a new game").format(id=row.id))
     log: Sequence[Any] = save["log"]
-    if log[: len(stored["log"])] != stored["log"]:
+    if not rewrite and log[: len(stored["log"])] != stored["log"]:
         raise GameConflictError(
             _("game {id} in the database has actions this game does not: a stored game only gains "
               "new actions").format(id=row.id))

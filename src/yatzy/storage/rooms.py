@@ -246,11 +246,7 @@ class RoomStore:
                 connection.execute(_ACCEPT, {"room_id": room.id, "client_action_id": client_action_id,
                                              "seat": seat, "version": version, "created_at": now})
             if rewrite:  # keeper: the stored log is written anew
-                stored = s.get(GameRow, room.game_id, with_for_update=True)
-                assert stored is not None
-                stored.save, stored.actions = {**stored.save, "log": []}, 0
-                s.flush()
-                record_game(s, room.game, game_id=room.game_id, at=now)
+                record_game(s, room.game, game_id=room.game_id, at=now, rewrite=True)
                 # the old log's rows: all gone
                 connection.execute(_DROP_LOG, {"room": room.id, "upto": _EVERY})
             elif room.logged < len(log):

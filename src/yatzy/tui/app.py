@@ -1,13 +1,13 @@
 """The terminal game: a new game screen, the play screen, and what they remember.
 
 ``run()`` opens it; ``yatzy play`` calls it on a terminal. The app keeps the game for the
-next start after every move (so ctrl+c or a closed terminal loses nothing) and remembers
-the last setup and the low-vision choice (ctrl+t: black on yellow, large dice).
+next start after every move and a finished game in the history the moment it ends (so ctrl+c
+or a closed terminal loses nothing), and remembers the last setup and the low-vision choice
+(ctrl+t: black on yellow, large dice).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from textual import events
@@ -15,7 +15,6 @@ from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
 
-from ..analysis import Analysis
 from ..game import Game
 from ..i18n import _, check_language, language
 from ..session import Session
@@ -67,13 +66,8 @@ class YatzyApp(App[Game | None]):
     ]
 
     def __init__(self, game: Game | None = None, *, lang: str | None = None, save_path: Path | None = None,
-                 pace: float | None = None, offer_resume: bool = True,
-                 on_game_over: Callable[[Game], None] | None = None,
-                 on_analysis: Callable[[Game, Analysis], None] | None = None) -> None:
+                 pace: float | None = None, offer_resume: bool = True) -> None:
         super().__init__()
-        self.on_game_over = on_game_over
-        self.on_analysis = on_analysis
-        """Told of each analysis the review screen makes (the CLI stores points lost with the game)."""
         self.settings = Settings.load()
         self.lang = check_language(lang) if lang is not None else self.settings.setup.lang
         self.save_path = save_path
@@ -114,7 +108,7 @@ class YatzyApp(App[Game | None]):
     def start(self, session: Session) -> None:
         self.played = session.game
         kind = KeeperScreen if session.game.dice_from == "players" else PlayScreen  # dice typed at a table
-        screen = kind(session, pace=self.pace, save_path=self.save_path, on_game_over=self.on_game_over)
+        screen = kind(session, pace=self.pace, save_path=self.save_path)
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)
         else:

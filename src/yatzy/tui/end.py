@@ -12,20 +12,25 @@ from textual.widgets import Static
 from ..game import Game
 from ..i18n import _, language
 from ..narration import winners_text
+from ..recording import Recorder
 from ..views import GameView
 from .review import ReviewScreen
 
 
 class EndScreen(ModalScreen[str | None]):
     """Dismissed with "new" (n), "quit" (q) or None (Esc: back to the final cards); a opens the
-    analysis of the game (``game``, or else the game of the screen under this one)."""
+    analysis of the game (``game``, or else the game of the screen under this one). With the
+    ``recorder`` of the game, it says where the game is kept and stores the analysis with it."""
 
     BINDINGS = [Binding("n", "close('new')", show=False), Binding("q", "close('quit')", show=False),
                 Binding("escape,enter", "close(None)", show=False), Binding("a", "analysis", show=False)]
 
-    def __init__(self, lang: str, view: GameView, game: Game | None = None) -> None:
+    def __init__(self, lang: str, view: GameView, game: Game | None = None,
+                 recorder: Recorder | None = None) -> None:
         super().__init__(classes="dialog")
         self.lang, self.view, self.game = lang, view, game
+        self.recorder = recorder
+        """What keeps the game in the history: where it is kept, and the analysis to store with it."""
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -40,6 +45,8 @@ class EndScreen(ModalScreen[str | None]):
             text.append("\n" + winners_text(view) + "\n\n", style="bold")
             text.append(_("n: new game · q: quit · Esc: look at the cards"))
             text.append("\n" + _("a: the analysis, every decision and a replay"))
+            if self.recorder is not None and self.recorder.kept is not None:
+                text.append("\n\n" + self.recorder.kept)
         with Vertical(classes="box"):
             yield Static(text, id="standings")
 
@@ -60,4 +67,5 @@ class EndScreen(ModalScreen[str | None]):
     def action_analysis(self) -> None:
         game = self.played
         if game is not None:
-            self.app.push_screen(ReviewScreen(game, self.lang))
+            analysed = None if self.recorder is None else self.recorder.analysed
+            self.app.push_screen(ReviewScreen(game, self.lang, on_analysis=analysed))

@@ -11,7 +11,6 @@ would score, the bonus, the legal moves and the tile choices all come from the v
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
@@ -27,10 +26,11 @@ from ..actions import parse_action
 from ..bots import needs_table
 from ..dice import show_dice
 from ..errors import YatzyError
-from ..game import Action, Game, Roll, Score
+from ..game import Action, Roll, Score
 from ..i18n import _, language, number
 from ..names import box_label
 from ..narration import event_text, preparing_text, rolls_text, round_text
+from ..recording import Recorder
 from ..session import (
     DEFAULT_SAVE,
     Event,
@@ -85,11 +85,8 @@ class PlayScreen(Screen[None]):
         Binding("q", "app.quit", show=False),
     ]
 
-    def __init__(self, session: Session, *, pace: float | None = None, save_path: Path | None = None,
-                 on_game_over: Callable[[Game], None] | None = None) -> None:
+    def __init__(self, session: Session, *, pace: float | None = None, save_path: Path | None = None) -> None:
         super().__init__(id="play")
-        self.on_game_over = on_game_over
-        """Told of the game once it ends (the CLI keeps it in the history)."""
         self.session = session
         self.game = session.game
         self.lang = session.lang
@@ -105,6 +102,9 @@ class PlayScreen(Screen[None]):
         self.ended = False
         self._timer: Timer | None = None
         self.shown: dict[str, Text] = {}
+        self.recorder: Recorder | None = None
+        """Keeps the game in the history the moment it ends (made once the screen can say why a
+        write failed)."""
 
     # ---- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -134,6 +134,7 @@ class PlayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(CoachPanel).display = False
         self.query_one("#preparing").display = False
+        self.recorder = Recorder(self.session, failed=self.record_failed)
         self.session.subscribe(self.heard)
         self.session.start()
         g = self.game
@@ -233,14 +234,17 @@ class PlayScreen(Screen[None]):
             self.stop_bots()
             if not self.ended:
                 self.ended = True
-                if self.on_game_over is not None:
-                    self.on_game_over(self.game)
-                self.app.push_screen(EndScreen(self.lang, view, game=self.game), self.after_end)
+                self.app.push_screen(EndScreen(self.lang, view, game=self.game, recorder=self.recorder),
+                                     self.after_end)
             return
         if self.session.waiting_for() is not None:
             self.skipping = False
         else:
             self.schedule_bots()
+
+    def record_failed(self, message: str) -> None:
+        """The history could not be written: said, and the game goes on."""
+        self.notify(message, severity="error", timeout=10)
 
     def draw(self, view: GameView) -> None:
         with language(self.lang):

@@ -14,6 +14,7 @@ and the replay still works. Scores and verdicts come from :func:`yatzy.analysis.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -98,10 +99,12 @@ class ReviewScreen(Screen[None]):
         Binding("escape,q", "close", show=False),
     ]
 
-    def __init__(self, game: Game, lang: str) -> None:
+    def __init__(self, game: Game, lang: str, on_analysis: Callable[[Analysis], None] | None = None) -> None:
         super().__init__(id="review")
         self.game = game
         self.lang = lang
+        self.on_analysis = on_analysis
+        """Told of the analysis once it is made (the history stores the points lost with the game)."""
         self.data = game.to_dict()
         self.analysis: Analysis | None = None
         self.problem: str | None = None
@@ -203,9 +206,8 @@ class ReviewScreen(Screen[None]):
 
     def analysed(self, analysis: Analysis) -> None:
         self.analysis = analysis
-        tell = getattr(self.app, "on_analysis", None)
-        if tell is not None:
-            tell(self.game, analysis)
+        if self.on_analysis is not None:
+            self.on_analysis(analysis)
         if not self.is_attached:
             return
         self.decisions = {d.index: d for s in analysis.seats for d in s.decisions}
