@@ -118,6 +118,8 @@ def test_high_contrast_finnish_on_a_phone_and_screenshots(new_page: Any) -> None
     page.select_option("#lang", "fi")
     expect(page.locator("#roll")).to_contain_text("Heitä")
     expect(page.locator("table.scorecard tbody th").first).to_contain_text("Ykköset")  # the server's words
+    expect(page.locator(".moves")).to_contain_text("Ann heittää ")  # the moves asked for again, in Finnish
+    expect(page.locator('.die[aria-pressed="true"]')).to_have_count(2)  # the dice held stay held
     page.click("#contrast")
     expect(page.locator("#contrast")).to_have_attribute("aria-pressed", "true")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 230, 0)"

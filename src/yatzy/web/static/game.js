@@ -160,8 +160,9 @@ export class GameScreen {
       if (before !== null && e.version > before) lines.push(line);
     }
     if (this.log.length > 300) this.log = this.log.slice(-300);
-    // holds: after a roll, the dice kept stay held (the dice come back sorted)
-    const rolled = [...events].reverse().find((e) => e.kind === "rolled");
+    // holds: after a roll, the dice kept stay held (the dice come back sorted); events sent
+    // again (the moves asked for in a new language) leave the holds as they are
+    const rolled = [...events].reverse().find((e) => e.kind === "rolled" && (before === null || e.version > before));
     if (rolled && view.dice) {
       const keep = [...rolled.kept];
       this.held = new Set();
