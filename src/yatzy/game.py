@@ -432,7 +432,7 @@ class Game:
         if len(now) != self.ruleset.dice:
             raise InvalidActionError(
                 _("{rules} is played with {n} dice; you typed {got}").format(
-                    rules=self.ruleset.name, n=self.ruleset.dice, got=len(now)))
+                    rules=_(self.ruleset.title), n=self.ruleset.dice, got=len(now)))
         before = self.state.dice
         if before is None:
             return Roll((), now)

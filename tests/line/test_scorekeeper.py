@@ -61,7 +61,7 @@ def test_a_whole_game_from_piped_input_without_escape_codes(tmp_path: Path,
     assert r.returncode == 0, r.stderr
     assert "\x1b" not in r.stdout + r.stderr
     assert "Anna, round 1: dice thrown (or a box name, u undo, f fix, c card, q quit)" in r.stdout
-    assert "yatzy is played with 5 dice; you typed 4" in r.stdout
+    assert "Yatzy (Scandinavian) is played with 5 dice; you typed 4" in r.stdout
     assert "Corrected: Anna, round 1: 1 1 1 1 1 → 1 Ones 5." in r.stdout
     assert " wins with " in r.stdout or "A tie:" in r.stdout
     assert "kept in your history as game 1" in r.stdout

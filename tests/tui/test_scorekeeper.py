@@ -179,7 +179,7 @@ async def test_wrong_dice_are_explained_on_the_screen_and_change_nothing() -> No
     app = YatzyApp(game, pace=0)
     async with app.run_test(size=SIZE) as pilot:
         await throw(pilot, [1, 2, 3, 4])
-        assert "yatzy is played with 5 dice; you typed 4" in shown(app, "#keeper-message")
+        assert "Yatzy (Scandinavian) is played with 5 dice; you typed 4" in shown(app, "#keeper-message")
         assert game.log == []
         await pilot.press("backspace")  # the line typed is selected: a key starts it anew
         await pilot.press(*"12347", "enter")

@@ -124,6 +124,14 @@ def test_the_server_serves_every_file_of_the_page(client: TestClient) -> None:
             assert "javascript" in kind, (f.name, kind)
 
 
+def test_the_page_has_an_icon_where_browsers_look_for_it(client: TestClient) -> None:
+    index = (STATIC / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="icon" href="/static/favicon.svg"' in index
+    icon = client.get("/favicon.ico")  # asked for whatever the page links (was a 404)
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert icon.content == (STATIC / "favicon.svg").read_bytes() and b"<svg" in icon.content
+
+
 def test_the_package_data_carries_every_file_of_the_page() -> None:
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
         "package-data"]["yatzy"]

@@ -34,6 +34,12 @@ async def room_page(code: str) -> FileResponse:
     return FileResponse(STATIC / "index.html")
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    """The die the page's tab shows (browsers ask for /favicon.ico whatever the page links)."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 @router.get("/api/catalog")
 async def catalog(lang: LangDep) -> dict[str, Any]:
     """Rulesets (title, house-rule options with their values) and bot levels, in ``lang``."""
