@@ -13,7 +13,7 @@ are plain: a front end that prints markup escapes them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .actions import Restore, Roll, Score, parse_action
@@ -67,12 +67,12 @@ def board_text(tiles: Sequence[int]) -> str:
     return _("tiles out: {tiles}").format(tiles=show_dice(tiles))
 
 
-def tiles_text(tiles: frozenset[int]) -> str:
+def tiles_text(tiles: Iterable[int]) -> str:
     """A set of tiles in words: "tile 9", "tiles 4 5", "no tile"."""
     ts = sorted(tiles)
     if not ts:
         return _("no tile")
-    return ngettext("tile {tiles}", "tiles {tiles}", len(ts)).format(tiles=" ".join(map(str, ts)))
+    return ngettext("tile {tiles}", "tiles {tiles}", len(ts)).format(tiles=show_dice(ts))
 
 
 def winners_text(view: GameView) -> str:

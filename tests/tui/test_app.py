@@ -66,6 +66,9 @@ async def quick_turn(pilot: Pilot[Any], moves: Moves, rolls: int = 1, choice: in
     returns = None
     if len(option.returns) > 1:
         assert isinstance(app.screen, ChoiceScreen)
+        assert app.screen.choices == [  # each choice in words, one tile or several
+            "no tile" if not r else f"{'tile' if len(r) == 1 else 'tiles'} {' '.join(map(str, r))}"
+            for r in option.returns]
         n = choice % len(option.returns)
         await pilot.press(str(n + 1))
         returns = option.returns[n]

@@ -29,7 +29,7 @@ from ..errors import YatzyError
 from ..game import Action, Roll, Score
 from ..i18n import _, language, number
 from ..names import box_label
-from ..narration import event_text, preparing_text, rolls_text, round_text
+from ..narration import board_text, event_text, preparing_text, rolls_text, round_text, tiles_text
 from ..recording import Recorder
 from ..session import (
     DEFAULT_SAVE,
@@ -318,7 +318,7 @@ class PlayScreen(Screen[None]):
         text = _("{box}: {points} now").format(box=box_name, points=option.points)
         if view.board is not None:
             if option.tiles_out:
-                text += "; " + _("tiles out: {tiles}").format(tiles=dice_text(option.tiles_out))
+                text += "; " + board_text(option.tiles_out)
             choices = [c for c in option.returns if c]
             if choices:
                 ways = _(" or ").join(dice_text(c) for c in choices)
@@ -467,8 +467,7 @@ class PlayScreen(Screen[None]):
             return
         with language(self.lang):
             question = _("{box}: which tiles come back?").format(box=box_label(option.number, option.name))
-            choices = [_("tiles {tiles}").format(tiles=dice_text(c)) if c else _("no tile")
-                       for c in option.returns]
+            choices = [tiles_text(c) for c in option.returns]
 
         def chosen(index: int | None) -> None:
             if index is not None:
