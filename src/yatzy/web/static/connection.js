@@ -21,15 +21,15 @@ export class Connection {
     this.stopped = false;
   }
 
-  open() {
-    const lastVersion = this.lastVersion();
+  /** Open the socket and resume after ``from`` (by default the last version seen). */
+  open(from = this.lastVersion()) {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws/rooms/${this.code}`);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 500;
       this.status(true);
-      ws.send(JSON.stringify({ type: "resume", protocol: PROTOCOL, token: this.token, lang, last_version: lastVersion }));
+      ws.send(JSON.stringify({ type: "resume", protocol: PROTOCOL, token: this.token, lang, last_version: from }));
     };
     ws.onmessage = (e) => this.receive(e.data);
     ws.onclose = () => {
@@ -40,12 +40,13 @@ export class Connection {
     };
   }
 
-  /** A new socket now (a new language: the server sends the views in it). */
-  reopen() {
+  /** A new socket now (a new language: the server sends the views in it), resuming after
+   * ``from`` (the events after it come again) or the last version seen. */
+  reopen(from = this.lastVersion()) {
     const old = this.ws;
     this.ws = null;
     if (old) old.close();
-    this.open();
+    this.open(from);
   }
 
   send(message) {

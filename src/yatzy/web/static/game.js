@@ -37,7 +37,6 @@ export class GameScreen {
     this.diceCount = 5;
     this.version = null; // the last version seen
     this.log = [];
-    this.resumeFrom = null;  // a version to resume from instead of the last seen (a new language)
     this.closed = false;
     this.pendingChoice = null;
     this.actionSeq = 0;
@@ -45,7 +44,7 @@ export class GameScreen {
     this.invitePlaced = false;
     this.onKey = (e) => gameKey(e, this);
     this.conn = new Connection(code, cred.token, {
-      lastVersion: () => this.resumeFrom ?? this.version ?? 0,
+      lastVersion: () => this.version ?? 0,
       receive: (text) => this.receive(text),
       status: (on) => this.setConnection(on),
     });
@@ -72,10 +71,9 @@ export class GameScreen {
   relanguage() {
     this.build();
     if (this.view) this.render(false);
-    if (this.log.length) this.resumeFrom = Math.max(0, Math.min(...this.log.map((e) => e.version)) - 1);
+    const first = this.log.length ? Math.max(0, Math.min(...this.log.map((e) => e.version)) - 1) : undefined;
     this.log = [];
-    this.conn.reopen();
-    this.resumeFrom = null;
+    this.conn.reopen(first);
   }
 
   send(message) {
