@@ -71,9 +71,16 @@ class _Closed(Exception):  # noqa: N818 - control flow: the client went away
     pass
 
 
-def worded(events: list[dict[str, Any]], view: GameView, lang: str) -> list[dict[str, Any]]:
-    """The events with their words in ``lang`` (each one's ``text``, from the one narration)."""
-    return [{**e, "text": event_words(e, view, lang)} for e in events]
+def worded(room: Room, last: int, view: GameView, lang: str) -> list[dict[str, Any]] | None:
+    """The events after version ``last`` with their words in ``lang`` (each one's ``text``, from
+    the one narration), worded once for every client of that language whatever its seat (the
+    names are the same in every view); None if they are no longer kept."""
+    events = room.events_after(last)
+    if events is None:
+        return None
+    made: list[dict[str, Any]] = room.memo(
+        ("words", lang, last), lambda: [{**e, "text": event_words(e, view, lang)} for e in events])
+    return made
 
 
 class Connection:
@@ -178,13 +185,14 @@ class Connection:
                              commitment=room.commitment, coach=room.settings.coach, version=room.version,
                              dice_from=room.game.dice_from))  # type: ignore[arg-type]
             async with room.lock:
-                events = room.events_after(first.last_version) if isinstance(first, Resume) else None
                 view = room.view(grant, self.lang)
+                resumed = first.last_version if isinstance(first, Resume) else None
+                events = None if resumed is None else worded(room, resumed, view, self.lang)
                 if events is not None:
-                    self.put(Events(version=room.version, events=worded(events, view, self.lang), view=view))
+                    self.put(Events(version=room.version, events=events, view=view))
                 else:
-                    self.put(State(version=room.version, reason="resume" if isinstance(first, Resume)
-                                   else "welcome", view=view))
+                    self.put(State(version=room.version, reason="welcome" if resumed is None else "resume",
+                                   view=view))
                 self.last_version = room.version
                 for text in self.reveal(room):
                     self.put(text)
@@ -308,10 +316,9 @@ class Connection:
 
         def make() -> str:
             view = room.view(grant, self.lang)
-            events = room.events_after(last)
+            events = worded(room, last, view, self.lang)
             return (State(version=room.version, reason="conflict", view=view) if events is None
-                    else Events(version=room.version, events=worded(events, view, self.lang),
-                                view=view)).to_json()
+                    else Events(version=room.version, events=events, view=view)).to_json()
 
         text: str = room.memo(("catch_up", room.viewer(grant), self.lang, last), make)
         self.last_version = room.version
