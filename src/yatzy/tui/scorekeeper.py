@@ -29,7 +29,6 @@ from ..narration import round_words, tiles_text, winners_text
 from ..scorekeeping import Round, correction, correction_returns, rounds
 from ..session import Amended, Event, Session
 from ..views import GameView
-from .coach import CoachPanel
 from .dialogs import HelpScreen
 from .play import PlayScreen
 from .texts import dice_text
@@ -404,24 +403,17 @@ class KeeperScreen(PlayScreen):
         card.action_cursor_up() if by < 0 else card.action_cursor_down()
 
     def action_undo(self) -> None:
-        self.forget_coach()
         super().action_undo()
         self.message("")
 
     def action_fix(self) -> None:
         def fixed(done: bool | None) -> None:
             if done:
-                self.forget_coach()
                 self.message("")
                 self.after_change()
             self.query_one(DiceEntry).focus()
 
         self.app.push_screen(FixScreen(self.session), fixed)
-
-    def forget_coach(self) -> None:
-        """The same number of moves may now be other dice (undone and typed again, or fixed)."""
-        coach = self.query_one(CoachPanel)
-        coach.version = coach.wanted = None
 
     def action_help(self) -> None:
         rs = self.game.ruleset
