@@ -73,3 +73,23 @@ def test_history_lists_an_unfinished_game_with_no_winner(tmp_path: Path) -> None
     assert r.exit_code == 0, r.output
     row = next(line for line in r.stdout.splitlines() if "Ann 0, Bo 0" in line)
     assert "unfinished" in row and row.rstrip(" │").endswith("Bo 0")
+
+
+def test_names_are_text_in_every_history_command(tmp_path: Path) -> None:
+    """A name that reads as Rich markup ("[/x]" closes nothing, "[link=…]" would plant a
+    terminal hyperlink) is printed as it was typed; it used to end the list, the replay and the
+    statistics with a MarkupError."""
+    from helpers.games import play_out
+    from yatzy.game import Game
+    from yatzy.registry import get_ruleset
+    from yatzy.storage import Database, record_game
+    from yatzy.storage.engine import DB_FILE
+
+    db = f"sqlite:///{tmp_path / DB_FILE}"
+    odd, link = "[/x]", "[link=https://evil.example]Eve[/link]"
+    game = play_out(Game(get_ruleset("kids"), [odd, link], seed=3))
+    record_game(Database(db), game)
+    for args in (["history"], ["history", "show", "1"], ["history", "stats", "-r", "kids"]):
+        r = runner.invoke(app, [*args, "--db", db], env={"COLUMNS": "250"})
+        assert r.exit_code == 0, (args, r.output)
+        assert odd in r.stdout and link in r.stdout, (args, r.stdout)

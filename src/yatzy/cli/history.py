@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from ..actions import Roll, Score
 from ..errors import YatzyError
@@ -62,8 +63,9 @@ def history(
         t.add_column(col)
     for g in rows:
         when = (g.finished_at or g.updated_at).strftime("%Y-%m-%d %H:%M")
-        seats = ", ".join(f"{s.name} {s.total}" for s in g.seats)
-        t.add_row(str(g.id), g.ruleset, when if g.finished else _("unfinished"), seats, and_list(g.winners))
+        seats = Text(", ".join(f"{s.name} {s.total}" for s in g.seats))  # names are text, not markup
+        t.add_row(str(g.id), g.ruleset, when if g.finished else _("unfinished"), seats,
+                  Text(and_list(g.winners)))
     console.print(t)
 
 
@@ -94,11 +96,11 @@ def history_show(
             line = f"{action.describe()}: {player.card[action.category]}"
         else:
             line = action.describe()
-        console.print(f"{step:>3}. {player.name}: {line}", highlight=False)
+        console.print(Text(f"{step:>3}. {player.name}: {line}"), highlight=False)
     outcome = game.outcome()
     if outcome is not None:
-        console.print(_("winner: {names}").format(names=and_list([s.name for s in outcome.standings
-                                                                 if s.player in outcome.winners])))
+        console.print(Text(_("winner: {names}").format(names=and_list([s.name for s in outcome.standings
+                                                                      if s.player in outcome.winners]))))
 
 
 @app.command("stats")
@@ -121,6 +123,6 @@ def history_stats(
         t.add_column(col, justify="right")
     for s in stats:
         lost = "" if s.mean_points_lost is None else number(s.mean_points_lost, 1)
-        t.add_row(s.name, s.ruleset, str(s.games), str(s.wins), number(s.mean, 1), str(s.best),
+        t.add_row(Text(s.name), s.ruleset, str(s.games), str(s.wins), number(s.mean, 1), str(s.best),
                   percent(s.bonus_rate), percent(s.yatzy_rate), lost)
     console.print(t)

@@ -79,4 +79,4 @@ def sheet(
         fail(e)
     except OSError as e:
         fail(_("cannot write {path}: {reason}").format(path=out, reason=e.strerror or e))
-    console.print(_("score sheet: {path}").format(path=out))
+    console.print(_("score sheet: {path}").format(path=out), markup=False)

@@ -156,7 +156,7 @@ def converge(
             prev = p.expected_score
         console.print(t)
         if plot is not None and plot_error is None:
-            console.print(_("plot: {path}").format(path=plot))
+            console.print(_("plot: {path}").format(path=plot), markup=False)
     if plot_error is not None:
         fail(plot_error)
 
@@ -271,6 +271,6 @@ def simulate(
             error=number(summary.std_error, 2), sd=number(summary.std, 1)), soft_wrap=True)
         console.print("  ".join(f"{k} {number(v)}" for k, v in summary.percentiles().items()))
         if plot is not None and plot_error is None:
-            console.print(_("histogram: {path}").format(path=plot))
+            console.print(_("histogram: {path}").format(path=plot), markup=False)
     if plot_error is not None:
         fail(plot_error)
