@@ -35,6 +35,7 @@ from yatzy.storage import (
     GameConflictError,
     StorageError,
     UnknownGameError,
+    finished_count,
     get_game,
     head,
     list_games,
@@ -376,6 +377,36 @@ def test_statistics_equal_those_computed_by_hand(db: Database) -> None:
     assert score_histogram(db, "maxi").bins == ()
     with pytest.raises(InvalidActionError):
         score_histogram(db, "yatzy", bin=0)
+
+
+def test_typed_dice_never_rank_among_the_servers(db: Database) -> None:
+    """A scorekeeper game can hold any dice: five Yatzys typed in rank nowhere among the
+    records, the statistics or the spread of the games the server rolled, even under the name of
+    a player of real games; they have tables of their own."""
+    real = play("kids", seed=4)
+    real_id = record_game(db, real)
+    typed = scorekeeper_game([(6, 6, 6, 6, 6)] * 12)  # Kids' Yatzy: 6 boxes each, every one perfect
+    assert typed.is_over
+    typed_id = record_game(db, typed, "players")
+    ann = real.seats[0].name
+    assert ann == "Ann" and typed.seats[0].name == ann  # the same name in both
+
+    server = records(db, "kids")
+    assert {r.game_id for r in server} == {real_id}
+    assert [r.total for r in server] == sorted((real.total(i) for i in range(len(real.seats))), reverse=True)
+    assert {r.game_id for r in records(db, "kids", dice_from="players")} == {typed_id}
+    assert max(r.total for r in records(db, "kids", dice_from="players")) == typed.total(0)
+    stats = {p.name: p for p in player_stats(db, "kids")}
+    assert stats[ann].games == 1 and stats[ann].best == real.total(0)
+    typed_stats = {p.name: p for p in player_stats(db, "kids", dice_from="players")}
+    assert typed_stats[ann].games == 1 and typed_stats[ann].best == typed.total(0)
+    assert score_histogram(db, "kids", bin=1).count == len(real.seats) == 3
+    assert score_histogram(db, "kids", bin=1, dice_from="players").count == 2
+    assert finished_count(db, "kids") == finished_count(db, "kids", dice_from="players") == 1
+    assert finished_count(db, "yatzy") == 0
+    for bad in ("typed", "", None):
+        with pytest.raises(InvalidActionError, match="server"):
+            records(db, "kids", dice_from=bad)  # type: ignore[arg-type]
 
 
 def test_points_lost_are_set_cleared_and_dropped_when_the_game_goes_on(db: Database) -> None:

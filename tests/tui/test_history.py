@@ -22,6 +22,7 @@ from textual.widgets import Button, DataTable, Input, Select, Static, TabbedCont
 
 from helpers.games import play_out
 from helpers.tui import Compare, pilot_test, until
+from yatzy.actions import Roll, Score
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -294,3 +295,32 @@ def test_snapshot_histogram_low_vision(snap_compare: Compare, db: Database) -> N
 
 def test_snapshot_empty(snap_compare: Compare) -> None:
     assert snap_compare(YatzyApp(pace=0), press=["h"], terminal_size=SIZE)
+
+
+@pilot_test
+async def test_typed_dice_are_counted_apart_and_marked() -> None:
+    """A scorekeeper game of typed dice is marked in the list, and counted only when the dice
+    filter asks for typed dice: never among the records of the program's dice."""
+    real = played("kids", [Seat("Ann"), Seat("Bo")], 5)
+    typed = Game("kids", [Seat("Ann"), Seat("Bo")], first=0)
+    for face in range(1, 7):  # five of each face: every box perfect, 105 each
+        for _ in typed.seats:
+            typed.apply(Roll((), (face,) * 5))
+            typed.apply(Score(typed.ruleset.categories[face - 1].id))
+    with Database() as database:
+        record_game(database, real, at=T0)
+        record_game(database, typed, "players", at=T0 + timedelta(hours=1))
+    app = YatzyApp(pace=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_history(pilot)
+        table = screen.query_one("#history-list", DataTable)
+        assert [str(table.get_row_at(i)[-1]) for i in range(table.row_count)] == ["typed", ""]  # newest first
+        await pilot.press("2")
+        await pilot.pause()
+        stats = screen.query_one("#history-stats-text", Static)
+        best = str(typed.total(0))
+        assert str(real.total(0)) in " ".join(shown(stats))
+        assert best not in " ".join(shown(stats))  # no record of the program's dice
+        await choose(pilot, "history-dice", "players")
+        assert best in " ".join(shown(stats))
+        assert any("typed at a real table" in line for line in shown(stats))

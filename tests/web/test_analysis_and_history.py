@@ -258,6 +258,32 @@ def test_history_and_statistics_answer_the_storage_dataclasses_field_by_field(cl
     assert schemas["GameSummaryOut"]["properties"]["dice_from"]["description"]
 
 
+def test_stats_keep_typed_dice_apart_from_the_servers(client: TestClient, tmp_path: Path) -> None:
+    """A scorekeeper game of typed Yatzys under a real player's name is not a record, a mean or a
+    bin of the games the server rolled: ``dice_from=players`` shows it in a table of its own."""
+    real = bot_game("kids", 3)
+    typed = Game("kids", [Seat("Ann"), Seat("Bo")], first=0)
+    for face in range(1, 7):  # Kids' Yatzy is Ones to Sixes: five of each face, for each player
+        for _ in typed.seats:
+            typed.apply(Roll((), (face,) * 5))
+            typed.apply(Score(typed.ruleset.categories[face - 1].id))
+    assert typed.is_over
+    with Database(db_url(tmp_path)) as db:
+        real_id = record_game(db, real)
+        typed_id = record_game(db, typed, "players")
+    server = client.get("/api/stats", params={"ruleset": "kids"}).json()
+    assert server["dice_from"] == "server" and server["other_dice_games"] == 1
+    assert {r["game_id"] for r in server["records"]} == {real_id}
+    assert {p["name"]: p["best"] for p in server["players"]}["Ann"] == real.total(0)
+    assert server["histogram"]["count"] == 2
+    kept = client.get("/api/stats", params={"ruleset": "kids", "dice_from": "players"}).json()
+    assert kept["dice_from"] == "players" and kept["other_dice_games"] == 1
+    assert {r["game_id"] for r in kept["records"]} == {typed_id}
+    assert kept["records"][0]["total"] == typed.total(0) > real.total(0)
+    bad = client.get("/api/stats", params={"ruleset": "kids", "dice_from": "typed"})
+    assert bad.status_code == 422 and "players" in bad.text
+
+
 def test_a_dozzy_room_has_no_analysis(client: TestClient) -> None:
     room = make_room(client, [BOT, BOT], ruleset="dozzy")
     code = room["code"]

@@ -59,13 +59,14 @@ def history(
         console.print(_("no games recorded yet: finish a game with yatzy play and it appears here"))
         return
     t = Table(title=_("Games"))
-    for col in (_("game"), _("ruleset"), _("finished"), _("players and totals"), _("winner")):
+    for col in (_("game"), _("ruleset"), _("finished"), _("players and totals"), _("winner"),
+                pgettext("column", "dice")):
         t.add_column(col)
     for g in rows:
         when = (g.finished_at or g.updated_at).strftime("%Y-%m-%d %H:%M")
         seats = Text(", ".join(f"{s.name} {s.total}" for s in g.seats))  # names are text, not markup
         t.add_row(str(g.id), g.ruleset, when if g.finished else _("unfinished"), seats,
-                  Text(and_list(g.winners)))
+                  Text(and_list(g.winners)), _("typed") if g.dice_from == "players" else "")
     console.print(t)
 
 
@@ -106,18 +107,24 @@ def history_show(
 @app.command("stats")
 def history_stats(
     rules_: Annotated[str | None, typer.Option("--rules", "-r", help="only this ruleset")] = None,
+    typed: Annotated[bool, typer.Option(
+        "--typed", help="games whose dice were typed at a real table (scorekeeper), counted apart")] = False,
     db: DbOpt = None,
     lang: LangOpt = "en",
 ) -> None:
-    """Per player and ruleset: games, wins, mean, best, bonus and Yatzy rates, points lost to the coach."""
+    """Per player and ruleset: games, wins, mean, best, bonus and Yatzy rates, points lost to the coach.
+
+    Games with the program's dice and games with dice typed at a table are never counted
+    together; --typed shows the typed ones."""
     from ..storage import player_stats
 
     database = _database(db)
     try:
-        stats = player_stats(database, rules_ and get_ruleset(rules_).name)
+        stats = player_stats(database, rules_ and get_ruleset(rules_).name,
+                             dice_from="players" if typed else "server")
     except YatzyError as e:
         fail(e)
-    t = Table(title=_("Statistics"))
+    t = Table(title=_("Statistics, dice typed at a table") if typed else _("Statistics"))
     for col in (_("player"), _("ruleset"), pgettext("column", "games"), _("wins"), _("mean"), _("best"),
                 _("bonus"), _("Yatzy"), _("lost to the coach")):
         t.add_column(col, justify="right")

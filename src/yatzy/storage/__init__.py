@@ -8,6 +8,7 @@
     game = load_game(db, game_id)                     # replayed from its log, ready to go on
     list_games(db, player="Ann", ruleset="yatzy")     # summaries, newest first
     player_stats(db, "yatzy"); records(db, "yatzy"); score_histogram(db, "yatzy", bin=10)
+    records(db, "yatzy", dice_from="players")         # typed dice apart: never among the server's
     store_analysis(db, game_id, analyse(game))        # points lost to the coach, per seat
 
 Where each thing lives: ``engine`` (URL, engine, data folder), ``database`` (:class:`Database`,
@@ -34,6 +35,7 @@ from .database import Database
 from .engine import data_dir, default_url, make_engine
 from .errors import GameConflictError, StorageError, UnknownGameError
 from .games import (
+    DiceFrom,
     GameSummary,
     SeatResult,
     get_game,
@@ -44,11 +46,11 @@ from .games import (
     store_analysis,
 )
 from .migrate import head, revision, upgrade
-from .stats import Histogram, PlayerStats, Record, player_stats, records, score_histogram
+from .stats import Histogram, PlayerStats, Record, finished_count, player_stats, records, score_histogram
 
 __all__ = [
-    "Database", "GameConflictError", "GameSummary", "Histogram", "PlayerStats", "Record", "SeatResult",
-    "StorageError", "UnknownGameError", "data_dir", "default_url", "get_game", "head", "list_games",
-    "load_game", "make_engine", "player_stats", "record_game", "records", "revision", "score_histogram",
-    "set_points_lost", "store_analysis", "upgrade",
+    "Database", "DiceFrom", "GameConflictError", "GameSummary", "Histogram", "PlayerStats", "Record",
+    "SeatResult", "StorageError", "UnknownGameError", "data_dir", "default_url", "finished_count",
+    "get_game", "head", "list_games", "load_game", "make_engine", "player_stats", "record_game", "records",
+    "revision", "score_histogram", "set_points_lost", "store_analysis", "upgrade",
 ]

@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, defer, selectinload
@@ -80,6 +80,17 @@ class GameSummary:
 
 # ---- writing ------------------------------------------------------------------------------
 
+def check_dice_from(dice_from: object) -> DiceFrom:
+    """``dice_from`` itself, checked.
+
+    :raises InvalidActionError: ``dice_from`` is neither "server" nor "players".
+    """
+    if dice_from not in DICE_FROM:
+        raise InvalidActionError(_("dice come from the “server” or the “players”, not “{source}”").format(
+            source=dice_from))
+    return cast(DiceFrom, dice_from)
+
+
 def record_game(target: Target, game: Game, dice_from: DiceFrom | None = None, *, game_id: int | None = None,
                 title: str | None = None, at: datetime | None = None, rewrite: bool = False) -> int:
     """Store a game, finished or not, and return its id.
@@ -104,9 +115,7 @@ def record_game(target: Target, game: Game, dice_from: DiceFrom | None = None, *
     """
     if dice_from is None:
         dice_from = game.dice_from  # type: ignore[assignment]
-    if dice_from not in DICE_FROM:
-        raise InvalidActionError(_("dice come from the “server” or the “players”, not “{source}”").format(
-            source=dice_from))
+    dice_from = check_dice_from(dice_from)
     now = _moment(at)
     save = json.loads(json.dumps(game.to_dict()))
     _check_loads_back(game, save, dice_from)

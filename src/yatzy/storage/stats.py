@@ -1,8 +1,12 @@
 """Statistics of finished games: per player, best totals, and the spread of totals.
 
-Only finished games count. A player is a seat's name, kind and level (a person named Ann
-and a bot named Ann are two players); a ruleset is its canonical name, house-rule options
-mixed (they are in each game's ``options``). Nothing here carries a save or a seed.
+Only finished games count, and games of one kind of dice at a time: the server's seeded
+dice ("server", the default) or dice people typed at a real table ("players", a scorekeeper
+game). Typed dice are whatever was typed, so a typed game never ranks among the records, the
+means or the spread of games the server rolled. A player is a seat's name, kind and level (a
+person named Ann and a bot named Ann are two players); a ruleset is its canonical name,
+house-rule options mixed (they are in each game's ``options``). Nothing here carries a save or
+a seed.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from ..errors import InvalidActionError
 from ..i18n import _
 from ..registry import canonical
 from .database import Target, reading
+from .games import DiceFrom, check_dice_from
 from .schema import GameRow, SeatRow
 
 
@@ -70,23 +75,33 @@ class Histogram:
         return sum(n for _, n in self.bins)
 
 
-def _finished(ruleset: str | None = None) -> list[ColumnElement[bool]]:
-    where: list[ColumnElement[bool]] = [GameRow.finished.is_(True)]
+def _finished(ruleset: str | None, dice_from: DiceFrom) -> list[ColumnElement[bool]]:
+    check_dice_from(dice_from)
+    where: list[ColumnElement[bool]] = [GameRow.finished.is_(True), GameRow.dice_from == dice_from]
     if ruleset is not None:
         where.append(GameRow.ruleset == canonical(ruleset))
     return where
+
+
+def finished_count(target: Target, ruleset: str | None = None, *, dice_from: DiceFrom = "server") -> int:
+    """How many finished games (of ``ruleset``, if named) have dice from ``dice_from``: a
+    screen showing one kind says how many of the other there are."""
+    q = select(func.count()).select_from(GameRow).where(*_finished(ruleset, dice_from))
+    with reading(target) as s:
+        return int(s.execute(q).scalar_one())
 
 
 def _count_if(condition: ColumnElement[bool]) -> ColumnElement[int]:
     return func.sum(case((condition, 1), else_=0))
 
 
-def player_stats(target: Target, ruleset: str | None = None, *,
-                 player: str | None = None) -> list[PlayerStats]:
+def player_stats(target: Target, ruleset: str | None = None, *, player: str | None = None,
+                 dice_from: DiceFrom = "server") -> list[PlayerStats]:
     """Per player and ruleset (one ruleset, or each): games, wins, mean and best total,
     bonus and Yatzy rates, mean points lost to the coach. Rulesets by name, then the
     players with most games first.
 
+    :raises InvalidActionError: ``dice_from`` is neither "server" nor "players".
     :raises UnknownRulesetError: ``ruleset`` names no ruleset.
     """
     q = (select(GameRow.ruleset, SeatRow.name, SeatRow.kind, SeatRow.level, func.count(),
@@ -94,7 +109,7 @@ def player_stats(target: Target, ruleset: str | None = None, *,
                 _count_if(SeatRow.upper_bonus.is_(True)), _count_if(SeatRow.yatzys > 0),
                 func.count(SeatRow.points_lost), func.avg(SeatRow.points_lost))
          .join(GameRow, GameRow.id == SeatRow.game_id)
-         .where(*_finished(ruleset))
+         .where(*_finished(ruleset, dice_from))
          .group_by(GameRow.ruleset, SeatRow.name, SeatRow.kind, SeatRow.level))
     if player is not None:
         q = q.where(SeatRow.name == player)
@@ -108,7 +123,7 @@ def player_stats(target: Target, ruleset: str | None = None, *,
     return sorted(stats, key=lambda p: (p.ruleset, -p.games, p.name, p.kind, p.level or ""))
 
 
-def records(target: Target, ruleset: str, limit: int = 10) -> list[Record]:
+def records(target: Target, ruleset: str, limit: int = 10, *, dice_from: DiceFrom = "server") -> list[Record]:
     """The best final totals of a ruleset, best first (the earlier of equal totals first).
 
     :raises InvalidActionError: ``limit`` below 1.
@@ -117,14 +132,15 @@ def records(target: Target, ruleset: str, limit: int = 10) -> list[Record]:
     if limit < 1:
         raise InvalidActionError(_("list at least 1 record, not {n}").format(n=limit))
     q = (select(SeatRow, GameRow.finished_at).join(GameRow, GameRow.id == SeatRow.game_id)
-         .where(*_finished(ruleset))
+         .where(*_finished(ruleset, dice_from))
          .order_by(SeatRow.total.desc(), GameRow.finished_at, SeatRow.game_id, SeatRow.seat).limit(limit))
     with reading(target) as s:
         rows = s.execute(q).all()
     return [Record(r.total, r.name, r.kind, r.level, r.game_id, r.seat, at) for r, at in rows]
 
 
-def score_histogram(target: Target, ruleset: str, bin: int = 10, *, player: str | None = None) -> Histogram:
+def score_histogram(target: Target, ruleset: str, bin: int = 10, *, player: str | None = None,
+                    dice_from: DiceFrom = "server") -> Histogram:
     """Final totals of a ruleset (of one player's seats, if named) counted in bins of ``bin``
     points: the data of a histogram.
 
@@ -135,7 +151,7 @@ def score_histogram(target: Target, ruleset: str, bin: int = 10, *, player: str 
         raise InvalidActionError(_("a histogram's bins are 1 point wide or more, not {bin}").format(bin=bin))
     low = (SeatRow.total // bin) * bin
     q = (select(low, func.count()).join(GameRow, GameRow.id == SeatRow.game_id)
-         .where(*_finished(ruleset)).group_by(low))
+         .where(*_finished(ruleset, dice_from)).group_by(low))
     if player is not None:
         q = q.where(SeatRow.name == player)
     with reading(target) as s:

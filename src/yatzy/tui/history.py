@@ -7,7 +7,9 @@ and statistics (:mod:`yatzy.storage`); nothing here counts a score.
 
 Keys: 1 2 3 show the games, the statistics, the histogram; Enter on a game opens its review
 (:class:`~yatzy.tui.review.ReviewScreen`: what each decision cost, the game replayed);
-Tab reaches the filters (game and player); Esc or q goes back.
+Tab reaches the filters (game, player, and whose dice: the statistics, records and histogram
+count games of one kind of dice at a time, the program's or dice typed at a real table, so a
+typed game never ranks among rolled ones); Esc or q goes back.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ..names import category_name
 from ..registry import RULESETS, find_variant, get_ruleset
 from ..storage import (
     Database,
+    DiceFrom,
     GameSummary,
     Histogram,
     PlayerStats,
@@ -143,6 +146,8 @@ class HistoryScreen(Screen[None]):
         self.error: str | None = None
         self.stats: list[PlayerStats] = []
         """Every player's statistics of every game type: which game types and players there are."""
+        self.only_dice: DiceFrom | None = "server"
+        """The one kind of dice the kept games have, or None when both are kept (a filter picks)."""
         self.games: list[GameSummary] = []
         self.histograms: list[Histogram] = []
         self.away = False
@@ -176,8 +181,10 @@ class HistoryScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with language(self.lang):
             try:
-                self.stats = player_stats(self.db())
+                rolled = player_stats(self.db())
+                self.stats = rolled + player_stats(self.db(), dice_from="players")
             except YatzyError as e:
+                rolled = []
                 self.error = _("The game history could not be read: {reason}").format(reason=e)
             yield Static(Text(" " + _("Games played"), style="bold"), id="history-title")
             if self.error is not None or not self.stats:
@@ -193,6 +200,12 @@ class HistoryScreen(Screen[None]):
                 yield Label(_("Player"), classes="field")
                 yield Select([(_("everyone"), ALL), *[(name, name) for name in self.players]],
                              value=ALL, allow_blank=False, id="history-player", compact=True)
+                self.only_dice = None if rolled and len(rolled) < len(self.stats) else (
+                    "server" if rolled else "players")
+                if self.only_dice is None:  # both kinds kept: choose which to count
+                    yield Label(_("Dice"), classes="field")
+                    yield Select([(_("rolled by the program"), "server"), (_("typed at a table"), "players")],
+                                 value="server", allow_blank=False, id="history-dice", compact=True)
             with TabbedContent(id="history-tabs"):
                 with TabPane("1 " + _("Games"), id="history-games"):
                     yield DataTable(id="history-list", cursor_type="row", zebra_stripes=False)
@@ -233,11 +246,12 @@ class HistoryScreen(Screen[None]):
     def fill(self) -> None:
         """Read the chosen games and statistics and draw them (in the current language)."""
         rules, player = self.chosen("history-rules"), self.chosen("history-player")
+        dice = self.dice
         try:
             self.games = list_games(self.db(), player=player or None, ruleset=rules or None,
                                     limit=LIST_LIMIT, finished=True)
-            stats = player_stats(self.db(), rules or None, player=player or None)
-            best = {r: records(self.db(), r, RECORDS if rules else RECORDS // 2)
+            stats = player_stats(self.db(), rules or None, player=player or None, dice_from=dice)
+            best = {r: records(self.db(), r, RECORDS if rules else RECORDS // 2, dice_from=dice)
                     for r in self.chosen_rulesets()}
             self.histograms = [self.histogram(r, player or None) for r in self.chosen_rulesets()]
         except YatzyError as e:
@@ -250,10 +264,17 @@ class HistoryScreen(Screen[None]):
         self.query_one("#history-stats-text", Static).update(self.stats_text(stats, best))
         self.query_one("#history-scores-text", Static).update(self.scores_text())
 
+    @property
+    def dice(self) -> DiceFrom:
+        """Whose dice the statistics count: "server" (the program's) or "players" (typed)."""
+        if self.only_dice is not None:
+            return self.only_dice
+        return "players" if self.chosen("history-dice") == "players" else "server"
+
     def histogram(self, ruleset: str, player: str | None) -> Histogram:
         """The totals of a ruleset in bins as wide as make them fit the screen."""
-        width = bins_for(score_histogram(self.db(), ruleset, 1, player=player))
-        return score_histogram(self.db(), ruleset, width, player=player)
+        width = bins_for(score_histogram(self.db(), ruleset, 1, player=player, dice_from=self.dice))
+        return score_histogram(self.db(), ruleset, width, player=player, dice_from=self.dice)
 
     def fill_list(self, show_rules: bool) -> None:
         """The games, the cursor kept on the game it was on."""
@@ -265,12 +286,17 @@ class HistoryScreen(Screen[None]):
             table.add_column(Text(_("game"), style="bold"), key="rules", width=GAME_WIDTH)
         table.add_column(Text(_("winner"), style="bold"), key="winner")
         table.add_column(Text(_("players and totals"), style="bold"), key="players")
+        typed = any(g.dice_from == "players" for g in self.games)
+        if typed:
+            table.add_column(Text(pgettext("column", "dice"), style="bold"), key="dice")
         for g in self.games:
             seats = " · ".join(f"{s.name} {s.total}" for s in g.seats)
             cells: list[Text] = [Text(day(g.finished_at))]
             if show_rules:
                 cells.append(Text(ruleset_title(g.ruleset), no_wrap=True, overflow="ellipsis"))
             cells += [Text(and_list(list(g.winners))), Text(seats)]
+            if typed:
+                cells.append(Text(_("typed") if g.dice_from == "players" else ""))
             table.add_row(*cells, key=str(g.id))
         if was is not None and was in {str(g.id) for g in self.games}:
             table.move_cursor(row=table.get_row_index(was), animate=False)
@@ -288,6 +314,9 @@ class HistoryScreen(Screen[None]):
             parts.append(Text(""))
         if not parts:
             return Text(_("No finished games of this game type with this player."))
+        if self.dice == "players":
+            parts.insert(0, Text(_("Dice typed at a real table: counted apart, never ranked with the "
+                                   "program's dice."), style="italic"))
         if any(s.mean_points_lost is None for s in stats):
             parts.append(Text(_("–: no game analysed by the coach yet"), style="italic"))
         return Group(*parts)
@@ -303,6 +332,9 @@ class HistoryScreen(Screen[None]):
             parts += [Text(head, style="bold"), Bars(h), Text("")]
         if not parts:
             return Text(_("No finished games of this game type with this player."))
+        if self.dice == "players":
+            parts.insert(0, Text(_("Dice typed at a real table: counted apart, never ranked with the "
+                                   "program's dice."), style="italic"))
         return Group(*parts)
 
     # ---- actions ---------------------------------------------------------------------------

@@ -210,6 +210,11 @@ PAGE_TEXT: dict[str, str | tuple[str, str]] = {
     "totals": N_("Totals"),
     "games": NC_("page", "Games"),
     "no_stats": N_("No finished games of this ruleset yet."),
+    "stats_server_note": N_("Games with the server's dice. Games whose dice were typed at a table are "
+                            "counted apart."),
+    "stats_typed_note": N_("Dice typed at a real table: counted apart, never ranked with the server's dice."),
+    "stats_show_typed": N_("Games with typed dice ({n})"),
+    "stats_show_server": N_("Games with the server's dice ({n})"),
     "player_stats": N_("Players"),
     "wins": N_("Wins"),
     "mean": N_("Mean"),

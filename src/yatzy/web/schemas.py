@@ -227,6 +227,9 @@ class StatsOut(BaseModel):
     model_config = ConfigDict(use_attribute_docstrings=True)
 
     ruleset: str
+    dice_from: str = Field(description="whose dice these games had: server (seeded) or players "
+                                       "(typed at a real table); the two are never ranked together")
+    other_dice_games: int = Field(description="finished games of the ruleset with the other kind of dice")
     players: list[PlayerStats]
     records: list[Record]
     histogram: HistogramOut

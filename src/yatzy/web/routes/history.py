@@ -17,8 +17,10 @@ from ...game import Game
 from ...i18n import _, language
 from ...storage import (
     Database,
+    DiceFrom,
     GameSummary,
     UnknownGameError,
+    finished_count,
     get_game,
     list_games,
     load_game,
@@ -99,19 +101,25 @@ async def replay(game_id: int, db: DatabaseDep, rooms: RoomsDep, lang: LangDep,
 @router.get("/api/stats", response_model=StatsOut)
 async def stats(db: DatabaseDep, rooms: RoomsDep, ruleset: str = Query("yatzy", max_length=40),
                 player: str | None = None, bin: int = Query(10, ge=1, le=1000),
-                limit: int = Query(10, ge=1, le=100)) -> StatsOut:
-    """Finished games of ``ruleset``: each player's games, wins, mean and best total, bonus
+                limit: int = Query(10, ge=1, le=100),
+                dice_from: DiceFrom = "server") -> StatsOut:
+    """Finished games of ``ruleset`` with dice from ``dice_from`` (the server's, or typed at a
+    real table: never ranked together): each player's games, wins, mean and best total, bonus
     and Yatzy rates and mean points lost (``player_stats``), the best totals (``records``),
     and the final totals counted in bins of ``bin`` points (``score_histogram``: the data of
-    the score-distribution chart), of one ``player`` if named."""
+    the score-distribution chart), of one ``player`` if named; and how many games the other
+    kind of dice has."""
     await rooms.saved()
+    other: DiceFrom = "players" if dice_from == "server" else "server"
 
     def read() -> StatsOut:
-        histogram = score_histogram(db, ruleset, bin, player=player)
+        histogram = score_histogram(db, ruleset, bin, player=player, dice_from=dice_from)
         return StatsOut(
             ruleset=histogram.ruleset,
-            players=player_stats(db, ruleset, player=player),
-            records=records(db, ruleset, limit),
+            dice_from=dice_from,
+            other_dice_games=finished_count(db, ruleset, dice_from=other),
+            players=player_stats(db, ruleset, player=player, dice_from=dice_from),
+            records=records(db, ruleset, limit, dice_from=dice_from),
             histogram=HistogramOut(ruleset=histogram.ruleset, bin=histogram.bin, count=histogram.count,
                                    bins=[HistogramBin(low=low, count=n) for low, n in histogram.bins]))
 

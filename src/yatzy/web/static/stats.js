@@ -54,20 +54,33 @@ export async function showStats(query) {
     screenHead(t("stats_of", { ruleset: rulesetTitle(ruleset) })),
     rulesetPicker("stats-ruleset", ruleset, false, (r) => go(`/?screen=stats&ruleset=${encodeURIComponent(r)}`)),
     body));
+  // Games with the server's dice and games with dice typed at a table are never ranked
+  // together: one kind at a time, the other a link away (typed first only when it is all there is).
+  const ask = (dice) => api("GET", `/api/stats?ruleset=${encodeURIComponent(ruleset)}&dice_from=${dice}`);
   let st;
-  try { st = await api("GET", `/api/stats?ruleset=${encodeURIComponent(ruleset)}`); } catch (e) {
+  try {
+    st = await ask(query.get("dice") === "players" ? "players" : "server");
+    if (!query.get("dice") && !st.histogram.count && st.other_dice_games) st = await ask("players");
+  } catch (e) {
     fill(body, h("p", {}, e.message));
     return;
   }
+  const other = st.dice_from === "players" ? "server" : "players";
+  const dice = h("p", { class: "dice-note", id: "stats-dice" },
+    t(st.dice_from === "players" ? "stats_typed_note" : "stats_server_note"),
+    st.other_dice_games ? " " : null,
+    st.other_dice_games ? link(`/?screen=stats&ruleset=${encodeURIComponent(ruleset)}&dice=${other}`,
+      t(other === "players" ? "stats_show_typed" : "stats_show_server", { n: st.other_dice_games }),
+      { id: "stats-other-dice" }) : null);
   if (!st.histogram.count) {
-    fill(body, h("p", { id: "no-stats" }, t("no_stats")));
+    fill(body, h("p", { id: "no-stats" }, t("no_stats")), st.other_dice_games ? dice : null);
     return;
   }
   const chartBox = h("div", { class: "chart-box", id: "chart" });
   const draw = () => fill(chartBox, histogramChart(st.histogram, Math.min(960, Math.max(260, chartBox.clientWidth || 600))));
   const hist = st.histogram;
   const binLabel = (b) => (hist.bin === 1 ? String(b.low) : `${b.low}–${b.low + hist.bin - 1}`);
-  fill(body,
+  fill(body, dice,
     h("section", { class: "card", "aria-labelledby": "dist-h" },
       h("h2", { id: "dist-h" }, t("distribution")),
       h("p", {}, t("distribution_explain", { n: hist.count, bin: hist.bin })),
