@@ -1,0 +1,61 @@
+"""The client guide, docs/web-protocol.md, against the server: a client written from the guide
+alone must work. Its action notation, room fields, answers, error codes and message examples
+are the code's; what it promises (a state on request, ``/verify`` before the end, the
+roll-off's dice in the reveal, a fairness check of its own) is what the server does."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from helpers.web import BOT, Player, join, make_room
+from yatzy.web.app import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDE = (ROOT / "docs" / "web-protocol.md").read_text(encoding="utf-8")
+CODE = re.compile(r"`([^`]+)`")
+"""An inline code span (of a text without fenced blocks: their backticks would pair wrongly)."""
+FENCED = re.compile(r"```.*?```", re.S)
+
+
+def section(title: str) -> str:
+    """The text of the guide's section ``## N. title``, up to the next section."""
+    found = re.search(rf"^## \d+\. {re.escape(title)}\n(.*?)(?=^## |\Z)", GUIDE, re.S | re.M)
+    assert found, f"the guide has no section “{title}”"
+    return found.group(1)
+
+
+def table(text: str, first: str) -> list[list[str]]:
+    """The rows (cells stripped) of the Markdown table in ``text`` whose header starts with ``first``."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if re.match(rf"\s*\| {re.escape(first)} \|", line))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.strip().startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    assert rows
+    return rows
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'guide.sqlite3'}")) as c:
+        yield c
+
+
+def test_verify_before_the_end_says_when_it_may_be_asked(client: TestClient) -> None:
+    code = make_room(client, [{"name": "Ann"}, BOT], ruleset="kids")["code"]
+    early = client.get(f"/api/rooms/{code}/verify")
+    assert early.status_code == 409
+    assert early.json()["detail"] == {"code": "not_over",
+                                      "message": "the dice seed is revealed when the game is over"}
+    finnish = client.get(f"/api/rooms/{code}/verify?lang=fi").json()["detail"]
+    assert finnish["code"] == "not_over" and finnish["message"] != early.json()["detail"]["message"]
+    with Player(client, code, join(client, code)) as ann:
+        ann.play_out()
+    assert client.get(f"/api/rooms/{code}/verify").status_code == 200
