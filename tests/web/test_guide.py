@@ -5,6 +5,7 @@ roll-off's dice in the reveal, a fairness check of its own) is what the server d
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,3 +60,42 @@ def test_verify_before_the_end_says_when_it_may_be_asked(client: TestClient) -> 
     with Player(client, code, join(client, code)) as ann:
         ann.play_out()
     assert client.get(f"/api/rooms/{code}/verify").status_code == 200
+
+
+def test_sync_answers_the_game_as_it_stands_and_events_go_on_from_there(client: TestClient) -> None:
+    room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}])
+    code = room["code"]
+    spectator = client.post(f"/api/rooms/{code}/spectate").json()["token"]
+    with Player(client, code, join(client, code, 0)) as ann, Player(client, code, spectator) as watcher:
+        assert ann.until("state")["version"] == 0
+        ann.send({"type": "sync"})
+        first = ann.until("state", "error")
+        assert first["type"] == "state" and first["reason"] == "request" and first["version"] == 0
+        ann.answer(ann.act("r"))
+        rolled = ann.until("events")
+        error = ann.answer(ann.act("s chance", version=0))  # stale: a state follows by itself
+        assert error["code"] == "stale" and ann.until("state")["reason"] == "stale"
+        ann.send({"type": "sync"})
+        state = ann.until("state")
+        assert state["reason"] == "request" and state["version"] == 1 and state["view"] == rolled["view"]
+        ann.answer(ann.act("s chance"))
+        after = ann.until("events")
+        assert after["version"] == 2 and {e["version"] for e in after["events"]} == {2}  # nothing again
+        watcher.until("state")
+        watcher.send({"type": "sync"})
+        seen = watcher.until("state")
+        while seen["reason"] != "request":
+            seen = watcher.until("state")
+        assert seen["view"]["viewer"] is None and seen["view"]["legal_actions"] == []
+        ann.send({"type": "sync", "version": 1})  # sync has no version: refused, nothing follows
+        refused = ann.until("error")
+        assert refused["code"] == "bad_message" and refused["version"] == 2
+        ann.send({"type": "ping", "nonce": "after"})
+        assert ann.until("pong", "state")["type"] == "pong"
+
+
+def test_sync_before_the_hello_is_refused(client: TestClient) -> None:
+    code = make_room(client)["code"]
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        ws.send_text(json.dumps({"type": "sync"}))
+        assert json.loads(ws.receive_text())["code"] == "hello_first"

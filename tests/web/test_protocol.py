@@ -35,6 +35,7 @@ from yatzy.web.protocol import (
     Reveal,
     SeatPresence,
     State,
+    Sync,
     Undo,
     Welcome,
     client_adapter,
@@ -114,8 +115,8 @@ def test_every_server_message_round_trips_through_json() -> None:
 
 def test_every_client_message_parses() -> None:
     messages = [Hello(token="t", lang="sv"), Resume(token="t", last_version=4),
-                Act(id="x", version=0, action="r"), Ping(nonce="n"), HandToBot(seat=1, level="beginner"),
-                CoachRequest(id="c"), Undo(id="u", version=3),
+                Act(id="x", version=0, action="r"), Ping(nonce="n"), Sync(),
+                HandToBot(seat=1, level="beginner"), CoachRequest(id="c"), Undo(id="u", version=3),
                 Amend(id="f", version=4, turn=0, dice=[1, 2, 3, 4, 5], box="chance"),
                 Amend(id="g", version=4, turn=1, actions=["r = 12345", "s chance"])]
     assert {type(m) for m in messages} == set(CLIENT_MESSAGES)
@@ -134,6 +135,7 @@ def test_every_client_message_parses() -> None:
     '{"type": "amend", "id": "x", "version": 0, "turn": 0, "box": "chance", "actions": ["s chance"]}',
     '{"type": "amend", "id": "x", "version": 0, "turn": 0, "dice": [7], "box": "chance"}',
     '{"type": "undo", "id": "x", "version": 0, "dice": [6, 6, 6, 6, 6]}',
+    '{"type": "sync", "version": 3}',
     '{"type": "act", "id": "x", "version": 0, "action": "' + "r" * 65 + '"}',
 ])
 def test_malformed_client_messages_are_refused(text: str) -> None:

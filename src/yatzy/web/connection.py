@@ -37,6 +37,7 @@ from .protocol import (
     Resume,
     Reveal,
     State,
+    Sync,
     Undo,
     Welcome,
     parse_client,
@@ -225,6 +226,8 @@ class Connection:
             with language(self.lang):
                 self.put(Error(code="bad_message", message=_("this connection has said hello already"),
                                version=room.version))
+        elif isinstance(msg, Sync):
+            await self.sync(room, grant)
         elif isinstance(msg, CoachRequest):
             await self.coach(room, grant, msg)
         elif isinstance(msg, HandToBot):
@@ -250,6 +253,12 @@ class Connection:
                 with language(self.lang):
                     self.put(Error(code="internal", message=_("the server failed; the move was not made"),
                                    id=msg.id, version=room.version))
+
+    async def sync(self, room: Room, grant: Grant) -> None:
+        """The game as it stands, asked for: a full state; events follow from its version."""
+        async with room.lock:
+            self.put(State(version=room.version, reason="request", view=room.view(grant, self.lang)))
+            self.last_version = room.version
 
     async def coach(self, room: Room, grant: Grant, msg: CoachRequest) -> None:
         """The coach's answer (after a "preparing" one, the answer follows by itself)."""
