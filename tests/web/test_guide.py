@@ -9,12 +9,16 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from helpers.web import BOT, Player, join, make_room
+from yatzy.errors import InvalidActionError
+from yatzy.game import Game
 from yatzy.web.app import create_app
+from yatzy.web.fairness import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "web-protocol.md").read_text(encoding="utf-8")
@@ -99,3 +103,44 @@ def test_sync_before_the_hello_is_refused(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/rooms/{code}") as ws:
         ws.send_text(json.dumps({"type": "sync"}))
         assert json.loads(ws.receive_text())["code"] == "hello_first"
+
+
+def _finished_room(client: TestClient, seats: list[dict[str, Any]],
+                   **settings: Any) -> tuple[str, dict[str, Any], Game]:
+    """A Kids' game played to its end by Ann (seat 0) and bots: its code, reveal and game."""
+    code = make_room(client, seats, ruleset="kids", **settings)["code"]
+    with Player(client, code, join(client, code)) as ann:
+        ann.play_out()
+        reveal = next((m for m in ann.seen if m["type"] == "reveal"), None) or ann.until("reveal")
+        game = client.app.state.rooms.rooms[code].game  # type: ignore[attr-defined]
+    return code, reveal, game
+
+
+def test_the_reveal_and_verify_carry_the_roll_off_and_verify_checks_it(client: TestClient) -> None:
+    code, reveal, game = _finished_room(client, [{"name": "Ann"}, BOT, BOT], roll_off=True)
+    assert game.roll_offs and reveal["roll_off_rounds"] == [
+        [[seat, die] for seat, die in sorted(r.items())] for r in game.roll_offs]
+    assert client.get(f"/api/rooms/{code}/verify").json()["roll_off_rounds"] == reveal["roll_off_rounds"]
+    assert verify(reveal).roll_offs == game.roll_offs
+    forged = json.loads(json.dumps(reveal))
+    forged["roll_off_rounds"][0][0][1] = forged["roll_off_rounds"][0][0][1] % 6 + 1
+    with pytest.raises(InvalidActionError, match="round 1 of the roll-off shows Ann"):
+        verify(forged)
+    forged = json.loads(json.dumps(reveal))
+    del forged["roll_off_rounds"][-1]
+    with pytest.raises(InvalidActionError, match="roll-off"):
+        verify(forged)
+    for bad in (None, "55", [[5]]):
+        with pytest.raises(InvalidActionError, match="pairs"):
+            verify({**reveal, "roll_off_rounds": bad})
+    without = {k: v for k, v in reveal.items() if k != "roll_off_rounds"}  # a reveal of before they were sent
+    assert verify(without).is_over
+
+
+def test_a_room_without_a_roll_off_reveals_no_rounds(client: TestClient) -> None:
+    _code, reveal, _game = _finished_room(client, [{"name": "Ann"}, BOT])
+    assert reveal["roll_off_rounds"] == [] and reveal["game"]["roll_off"] is False
+    assert verify(reveal).is_over
+    with pytest.raises(InvalidActionError, match="round 1 of the roll-off shows Ann 3, but this game's seed "
+                                                 "rolls none"):
+        verify({**reveal, "roll_off_rounds": [[[0, 3]]]})

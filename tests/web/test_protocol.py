@@ -97,7 +97,8 @@ def _server_messages() -> list[object]:
         Presence(seats=[SeatPresence(seat=0, name="Ann", kind="person", taken=True, connected=False,
                                      away_for=3.5, may_hand_to_bot=False, stand_in=None)],
                  spectators=2, away_after=60),
-        Reveal(commitment="00", salt="11", seed=5, game={"seed": 5, "log": []}),
+        Reveal(commitment="00", salt="11", seed=5, game={"seed": 5, "log": []},
+               roll_off_rounds=[[(0, 4), (1, 4)], [(0, 2), (1, 5)]]),
         Pong(nonce="x"),
         CoachAdvice(id="c-1", version=1, seat=0, status="ready", options=[CoachOption(
             action="k 66", description="keep 6 6", value=201.5, regret=0.0, odds={"yatzy": 0.04})]),

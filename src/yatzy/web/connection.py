@@ -21,6 +21,7 @@ from ..i18n import _, language
 from ..narration import event_words
 from ..views import GameView
 from .coaching import advise, follow_up
+from .fairness import roll_off_rounds
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -53,7 +54,8 @@ __all__ = ["Connection", "refuse", "reveal_of"]
 def reveal_of(room: Room) -> Reveal:
     """The reveal of a finished game: seed, salt and the whole save (never before the end)."""
     assert room.over
-    return Reveal(commitment=room.commitment, salt=room.salt, seed=room.game.seed, game=room.game.to_dict())
+    return Reveal(commitment=room.commitment, salt=room.salt, seed=room.game.seed, game=room.game.to_dict(),
+                  roll_off_rounds=roll_off_rounds(room.game))
 
 
 def _reveal_json(room: Room) -> str:

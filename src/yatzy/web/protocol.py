@@ -308,6 +308,11 @@ class Reveal(_Message):
         default="sha256(salt:seed)",
         description="commitment = sha256 of the UTF-8 text salt + ':' + the seed in decimal, as hex")
     game: dict[str, Any] = Field(description="the save: rules, options, seats, roll_off, first, seed, log")
+    roll_off_rounds: list[list[tuple[int, int]]] = Field(
+        default_factory=list,
+        description="the roll-off's dice, the seed's first draws (the save says only that there was one): "
+                    "each round's [seat, die] pairs in seat order, the seats tied for the highest rolling "
+                    "again; empty without a roll-off")
 
 
 class Pong(_Message):
