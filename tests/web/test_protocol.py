@@ -35,6 +35,7 @@ from yatzy.web.protocol import (
     Reveal,
     SeatPresence,
     State,
+    Sync,
     Undo,
     Welcome,
     client_adapter,
@@ -96,7 +97,8 @@ def _server_messages() -> list[object]:
         Presence(seats=[SeatPresence(seat=0, name="Ann", kind="person", taken=True, connected=False,
                                      away_for=3.5, may_hand_to_bot=False, stand_in=None)],
                  spectators=2, away_after=60),
-        Reveal(commitment="00", salt="11", seed=5, game={"seed": 5, "log": []}),
+        Reveal(commitment="00", salt="11", seed=5, game={"seed": 5, "log": []},
+               roll_off_rounds=[[(0, 4), (1, 4)], [(0, 2), (1, 5)]]),
         Pong(nonce="x"),
         CoachAdvice(id="c-1", version=1, seat=0, status="ready", options=[CoachOption(
             action="k 66", description="keep 6 6", value=201.5, regret=0.0, odds={"yatzy": 0.04})]),
@@ -114,8 +116,8 @@ def test_every_server_message_round_trips_through_json() -> None:
 
 def test_every_client_message_parses() -> None:
     messages = [Hello(token="t", lang="sv"), Resume(token="t", last_version=4),
-                Act(id="x", version=0, action="r"), Ping(nonce="n"), HandToBot(seat=1, level="beginner"),
-                CoachRequest(id="c"), Undo(id="u", version=3),
+                Act(id="x", version=0, action="r"), Ping(nonce="n"), Sync(),
+                HandToBot(seat=1, level="beginner"), CoachRequest(id="c"), Undo(id="u", version=3),
                 Amend(id="f", version=4, turn=0, dice=[1, 2, 3, 4, 5], box="chance"),
                 Amend(id="g", version=4, turn=1, actions=["r = 12345", "s chance"])]
     assert {type(m) for m in messages} == set(CLIENT_MESSAGES)
@@ -134,6 +136,7 @@ def test_every_client_message_parses() -> None:
     '{"type": "amend", "id": "x", "version": 0, "turn": 0, "box": "chance", "actions": ["s chance"]}',
     '{"type": "amend", "id": "x", "version": 0, "turn": 0, "dice": [7], "box": "chance"}',
     '{"type": "undo", "id": "x", "version": 0, "dice": [6, 6, 6, 6, 6]}',
+    '{"type": "sync", "version": 3}',
     '{"type": "act", "id": "x", "version": 0, "action": "' + "r" * 65 + '"}',
 ])
 def test_malformed_client_messages_are_refused(text: str) -> None:

@@ -21,6 +21,7 @@ from ..i18n import _, language
 from ..narration import event_words
 from ..views import GameView
 from .coaching import advise, follow_up
+from .fairness import roll_off_rounds
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -37,6 +38,7 @@ from .protocol import (
     Resume,
     Reveal,
     State,
+    Sync,
     Undo,
     Welcome,
     parse_client,
@@ -52,7 +54,8 @@ __all__ = ["Connection", "refuse", "reveal_of"]
 def reveal_of(room: Room) -> Reveal:
     """The reveal of a finished game: seed, salt and the whole save (never before the end)."""
     assert room.over
-    return Reveal(commitment=room.commitment, salt=room.salt, seed=room.game.seed, game=room.game.to_dict())
+    return Reveal(commitment=room.commitment, salt=room.salt, seed=room.game.seed, game=room.game.to_dict(),
+                  roll_off_rounds=roll_off_rounds(room.game))
 
 
 def _reveal_json(room: Room) -> str:
@@ -225,6 +228,8 @@ class Connection:
             with language(self.lang):
                 self.put(Error(code="bad_message", message=_("this connection has said hello already"),
                                version=room.version))
+        elif isinstance(msg, Sync):
+            await self.sync(room, grant)
         elif isinstance(msg, CoachRequest):
             await self.coach(room, grant, msg)
         elif isinstance(msg, HandToBot):
@@ -250,6 +255,12 @@ class Connection:
                 with language(self.lang):
                     self.put(Error(code="internal", message=_("the server failed; the move was not made"),
                                    id=msg.id, version=room.version))
+
+    async def sync(self, room: Room, grant: Grant) -> None:
+        """The game as it stands, asked for: a full state; events follow from its version."""
+        async with room.lock:
+            self.put(State(version=room.version, reason="request", view=room.view(grant, self.lang)))
+            self.last_version = room.version
 
     async def coach(self, room: Room, grant: Grant, msg: CoachRequest) -> None:
         """The coach's answer (after a "preparing" one, the answer follows by itself)."""

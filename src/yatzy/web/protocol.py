@@ -5,9 +5,9 @@ connection) with its secret token, and gets :class:`Welcome` plus either a full
 :class:`State` or the :class:`Events` it missed. It then sends :class:`Act` with a client
 action id, the version it last saw and an action in the project's notation (``r``,
 ``k 335``, ``s two_pairs``, ``s n3 4 5``, ``b 11 12``); the server answers :class:`Ack`
-or :class:`Error`, and every client of the room gets :class:`Events` with its own new view.
-At the end of the game the server sends :class:`Reveal`: the dice seed behind the
-commitment shown from the start.
+or :class:`Error`, and every client of the room gets :class:`Events` with its own new view
+(:class:`Sync` asks for a full :class:`State` at any time). At the end of the game the
+server sends :class:`Reveal`: the dice seed behind the commitment shown from the start.
 
 Every message is one JSON object with a ``type``. ``python -m yatzy.web.protocol DIR``
 writes the JSON schemas (``docs/protocol`` in the repository; a test keeps them current);
@@ -32,7 +32,7 @@ __all__ = [
     "CLIENT_MESSAGES", "ERROR_CODES", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "SERVER_MESSAGES", "Ack",
     "Act", "Amend", "AnyClientMessage", "ClientMessage", "CoachAdvice", "CoachOption", "CoachRequest",
     "Error", "ErrorCode", "Events", "HandToBot", "Hello", "Ping", "Pong", "Presence", "Resume", "Reveal",
-    "SeatPresence", "ServerMessage", "State", "Undo", "Welcome", "client_adapter",
+    "SeatPresence", "ServerMessage", "State", "Sync", "Undo", "Welcome", "client_adapter",
     "event_schemas", "parse_client", "schemas", "write_schemas",
 ]
 
@@ -121,6 +121,14 @@ class Ping(_Message):
     nonce: str | None = Field(default=None, max_length=64)
 
 
+class Sync(_Message):
+    """Ask for the game as it stands now: answered by a full :class:`State` (reason
+    ``request``), after which events follow from its version. For a client that doubts its
+    view (a message lost, a bug) without closing the connection; a reconnect resumes instead."""
+
+    type: Literal["sync"] = "sync"
+
+
 class HandToBot(_Message):
     """Hand a seat whose player has been away too long to a bot (the bot plays it, never zeros);
     the seat's player takes it back by connecting again."""
@@ -183,9 +191,10 @@ class Amend(_Message):
         return self
 
 
-AnyClientMessage = Hello | Resume | Act | Ping | HandToBot | CoachRequest | Undo | Amend
+AnyClientMessage = Hello | Resume | Act | Ping | Sync | HandToBot | CoachRequest | Undo | Amend
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
-CLIENT_MESSAGES: tuple[type[_Message], ...] = (Hello, Resume, Act, Ping, HandToBot, CoachRequest, Undo, Amend)
+CLIENT_MESSAGES: tuple[type[_Message], ...] = (Hello, Resume, Act, Ping, Sync, HandToBot, CoachRequest, Undo,
+                                               Amend)
 client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -229,7 +238,7 @@ class State(_Message):
     version: Version
     reason: Literal["welcome", "resume", "stale", "conflict", "request"] = Field(
         description="why the state is sent: a new connection, a resume too old for events, a stale "
-                    "action, another server process's write, or the client asked")
+                    "action, another server process's write, or the client asked (sync)")
     view: GameView
 
 
@@ -299,6 +308,11 @@ class Reveal(_Message):
         default="sha256(salt:seed)",
         description="commitment = sha256 of the UTF-8 text salt + ':' + the seed in decimal, as hex")
     game: dict[str, Any] = Field(description="the save: rules, options, seats, roll_off, first, seed, log")
+    roll_off_rounds: list[list[tuple[int, int]]] = Field(
+        default_factory=list,
+        description="the roll-off's dice, the seed's first draws (the save says only that there was one): "
+                    "each round's [seat, die] pairs in seat order, the seats tied for the highest rolling "
+                    "again; empty without a roll-off")
 
 
 class Pong(_Message):

@@ -115,6 +115,8 @@ class Verification(BaseModel):
     seed: int
     scheme: str
     game: dict[str, Any]
+    roll_off_rounds: list[list[tuple[int, int]]] = Field(
+        description="the roll-off's rounds of [seat, die] pairs, as in the reveal message")
 
 
 # ---- after (and beside) play: analysis, rounds, history, statistics ---------------------------

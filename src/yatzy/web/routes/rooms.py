@@ -104,7 +104,8 @@ async def qr_code(room: RoomDep, base: BaseUrl) -> Response:
 @router.get("/api/rooms/{code}/verify", response_model=Verification)
 async def verify(room: RoomDep, lang: LangDep) -> Verification:
     """After the game: the seed and salt behind the commitment and the whole game, so
-    anyone can check every roll (``yatzy verify``)."""
+    anyone can check every roll (``yatzy verify``). While the game is played: 409
+    ``not_over`` (ask again once it is over)."""
     if room.keeper:
         with language(lang):
             raise http_error("nothing_to_verify", _(
@@ -112,7 +113,7 @@ async def verify(room: RoomDep, lang: LangDep) -> Verification:
                 "nothing to verify"))
     if not room.over:
         with language(lang):
-            raise http_error("game_over", _("the dice seed is revealed when the game is over"))
+            raise http_error("not_over", _("the dice seed is revealed when the game is over"))
     return Verification(code=room.code, **reveal_of(room).model_dump(exclude={"type"}))
 
 
