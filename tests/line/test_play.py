@@ -15,7 +15,8 @@ from rich.console import Console
 
 from yatzy.dice import show_dice
 from yatzy.game import Game, Roll, Score
-from yatzy.line.play import SHORT_HELP, bonus_status, hot_seat
+from yatzy.line.card import bonus_status
+from yatzy.line.play import SHORT_HELP, hot_seat
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.storage import Database, GameSummary, list_games, load_game

@@ -30,7 +30,9 @@ from ..narration import board_text, event_text, rolls_text, round_text, tiles_te
 from ..scorekeeping import correction, correction_returns, rounds
 from ..session import DEFAULT_SAVE, Amended, Event, Session
 from ..views import GameView
-from .play import Command, LineGame, parse_line, scorecard, standings_text
+from .card import scorecard, standings_text
+from .parse import Command, parse_line
+from .play import LineGame
 
 KEEPER_HELP = N_("13356 the dice thrown · s 3 or chance fills a box · u undo · f fix an earlier round · "
                  "c card · save FILE · q quit · h help")
