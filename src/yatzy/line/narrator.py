@@ -1,38 +1,21 @@
 """The line game's turns in words: the session's events as they come (:class:`Narrator`) and
-what a person to move is told (whose turn, the dice, what may be undone)."""
+what a person to move is told (whose turn, what may be undone)."""
 
 from __future__ import annotations
 
-from rich.columns import Columns
-from rich.console import Console, RenderableType
+from rich.console import Console
 from rich.markup import escape
 
-from ..dice import show_dice
 from ..i18n import _, ngettext
-from ..names import box_label
-from ..narration import board_text, event_text, rolls_text, round_text
+from ..narration import board_text, event_text, rolls_sentence, rolls_text, round_text
 from ..session import Event, Rolled, RollOff, Scored, Session, TilesMoved, TilesRestored, TurnPassed, Undone
 from ..views import GameView
-from .card import name_of, scorecard
+from .card import name_of
 
 
 def turn_head(view: GameView) -> str:
     head = f"\n[bold]{name_of(view, view.current or 0)}[/] · {round_text(view)}"
     return head + f" · {rolls_text(view)}" if view.has_saved_rolls else head
-
-
-def dice_lines(view: GameView) -> list[RenderableType]:
-    """A person's turn with dice on the table: the dice, rolls left, the open boxes, what to type."""
-    dice = _("dice {dice}").format(dice=f"[bold yellow]{show_dice(view.dice or ())}[/]")
-    status = f"[bold]{name_of(view, view.current or 0)}[/]  {dice}  ·  {rolls_text(view)}"
-    if view.board:
-        status += f"  ·  {board_text(view.board.tiles_out)}"
-    cells = [f"{box_label(o.number, escape(o.name))} [bold]{o.points}[/]" if o.points else
-             f"[dim]{box_label(o.number, escape(o.name))} 0[/]" for o in view.score_options]
-    hint = _("k 335 keeps those dice and rolls the rest, s {n} scores box {n}") \
-        if view.rolls_left or view.saved_rolls else _("s {n} scores box {n}")
-    hint = hint.format(n=view.score_options[0].number)
-    return [status, Columns(cells, padding=(0, 3)), f"[dim]{hint}[/]"]
 
 
 def before_roll(view: GameView) -> list[str]:
@@ -67,17 +50,16 @@ def held_text(view: GameView, scorer: int) -> str:
     return _("Enter: {bot} plays · u: undo your score").format(bot=name_of(view, view.current))
 
 
-
 class Narrator:
-    """Prints the session's events as they come: each bot move under the bot's name, people's
-    scores and tile returns, undos, the roll-off, and the scorecard whenever a person is up
-    next (after every turn when only bots play)."""
+    """Prints the session's events as they come, each once and nothing else (a screen reader
+    reads every line): each bot move under the bot's name, people's rolls with the rolls left,
+    their scores and tile returns, undos and the roll-off. The card is shown on request."""
 
-    def __init__(self, session: Session, con: Console) -> None:
+    def __init__(self, session: Session, con: Console, own_rolls: bool = True) -> None:
         self.session, self.con = session, con
-        seats = session.view().players
-        self.bots = {p.seat for p in seats if p.kind == "bot"}
-        self.only_bots = len(self.bots) == len(seats)
+        self.own_rolls = own_rolls
+        """Whether a person's roll is told (not where people type the dice they threw)."""
+        self.bots = {p.seat for p in session.view().players if p.kind == "bot"}
         self.heading: int | None = None
         """The bot whose turn has its heading printed."""
         self.scored: Scored | None = None
@@ -93,7 +75,9 @@ class Narrator:
         if isinstance(e, RollOff):
             self.say(escape(event_text(e, view)))
         elif isinstance(e, TilesRestored) or isinstance(e, Rolled) and e.player in self.bots:
-            self.move(e.player, event_text(e, view), view)  # a person sees their own dice at the prompt
+            self.move(e.player, event_text(e, view), view)
+        elif isinstance(e, Rolled) and self.own_rolls:
+            self.say(escape(f"{event_text(e, view)} {rolls_sentence(view)}"))
         elif isinstance(e, Scored):
             self.scored = e
         elif isinstance(e, TilesMoved) and self.scored is not None:
@@ -103,8 +87,6 @@ class Narrator:
             self.say(escape(event_text(e, view)))
         elif isinstance(e, TurnPassed):
             self.heading = None
-            if e.player not in self.bots or self.only_bots:
-                self.con.print("", scorecard(view))
 
     def move(self, player: int, text: str, view: GameView) -> None:
         """A move: indented under its heading for a bot, as it is for a person."""

@@ -17,13 +17,15 @@ class Command:
     """A typed line that is not an action."""
 
     verb: str
-    """go (an empty line), help, card, undo, save, quit or unknown."""
+    """go (an empty line), help, card, boxes (s alone), coach, warn, history, undo, save, quit
+    or unknown."""
     arg: str = ""
     """The word typed; save: the file name."""
 
 
-COMMANDS = {"u": "undo", "undo": "undo", "c": "card", "card": "card", "h": "help", "help": "help",
-            "?": "help", "q": "quit", "quit": "quit", "exit": "quit"}
+COMMANDS = {"u": "undo", "undo": "undo", "card": "card", "c": "coach", "coach": "coach", "w": "warn",
+            "warn": "warn", "history": "history", "h": "help", "help": "help", "?": "help", "q": "quit",
+            "quit": "quit", "exit": "quit"}
 ACTION_VERBS = ("r", "roll", "k", "keep", "s", "score", "b", "back", "restore")
 
 
@@ -40,7 +42,7 @@ def parse_line(line: str, view: GameView) -> Action | Command:
         return Command(COMMANDS.get(verb, "unknown"), words[0])
     if verb in ("s", "score"):
         if not words[1:]:
-            raise InvalidActionError(_("name the box to fill by its number, e.g. s 3"))
+            return Command("boxes", words[0])
         boxes = view.players[0].boxes
         key = str(int(words[1])) if words[1].isdigit() else words[1].lower()
         found = next((b for b in boxes if key in (str(b.number), b.id)), None)

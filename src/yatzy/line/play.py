@@ -24,17 +24,22 @@ from ..actions import Roll
 from ..errors import IllegalActionError, YatzyError
 from ..game import Game
 from ..i18n import N_, _, language, pgettext
-from ..narration import preparing_text, winners_text
+from ..narration import costly_move_text, dice_status_text, preparing_text, score_options_text, winners_text
 from ..recording import Recorder
 from ..seats import Seat
-from ..session import DEFAULT_SAVE, Preparing, SaveError, Scored, Session
+from ..session import DEFAULT_SAVE, Preparing, Rolled, SaveError, Scored, Session
+from ..solver.coach import Option
 from ..views import GameView
 from .card import help_table, scorecard, standings_text
-from .narrator import Narrator, before_roll, dice_lines, held_text, turn_head
+from .coach import LineCoach
+from .narrator import Narrator, before_roll, held_text, turn_head
 from .parse import Command, parse_line
+from .review import analysis_lines, history_lines
 
-SHORT_HELP = N_("r roll · k 335 keep those dice, roll the rest · s 3 score box 3 · c scorecard · "
-                "u undo · save FILE · q quit · h help")
+SHORT_HELP = N_("r roll · k 335 keep those dice, roll the rest · s 3 score box 3 · s the boxes · c coach · "
+                "card · u undo · save FILE · q quit · h help")
+AFTER_HELP = N_("a: the analysis of your decisions · history: your finished games · card: the scorecard · "
+                "Enter: done")
 BOT_PACE = 0.3
 """Seconds between two bot moves on a terminal, so that a person can follow them."""
 
@@ -42,9 +47,14 @@ BOT_PACE = 0.3
 class LineGame:
     """The turn loop: bots play, a person types a line, the session acts on it."""
 
+    OWN_ROLLS = True
+    """A person's roll is told as it comes (not where people type the dice they threw)."""
+    REVIEWS = True
+    """The analysis and the history are offered after the end."""
+
     def __init__(self, session: Session, con: Console, ask: Callable[[str], str], pace: float = 0) -> None:
         self.session, self.con, self.ask, self.pace = session, con, ask, pace
-        self.narrator = Narrator(session, con)
+        self.narrator = Narrator(session, con, self.OWN_ROLLS)
         last = session.view().last
         self.held = last.player if last and last.kind == "score" and last.undoable \
             and session.waiting_for() is None else None
@@ -55,18 +65,51 @@ class LineGame:
         """The number of events when the person to move last saw the game."""
         self.recorder = Recorder(session, failed=self.error)
         """Keeps the game in the history the moment it ends (before the narrator hears of it)."""
+        self.coach = LineCoach(session, con, self.tell)
+        self.input_ended = False
+        """The input has ended (or the terminal went): nothing more is asked."""
 
     def say(self, text: str) -> None:
         self.con.print(text, highlight=False)
+
+    def tell(self, text: str) -> None:
+        """A line of plain text (names are text, never markup)."""
+        self.con.print(text, markup=False, highlight=False)
 
     def error(self, text: str) -> None:
         self.say(f"[red]{escape(text)}[/]")
 
     def play(self) -> None:
-        """The game until it ends or the players quit; then where the finished game is kept."""
+        """The game until it ends or the players quit; then where the finished game is kept, and
+        after a game played to its end the analysis and the history on request."""
         self.run()
         if self.recorder.kept is not None:
             self.say(escape(self.recorder.kept))
+        if self.REVIEWS and self.session.game.is_over and not self.input_ended:
+            self.after()
+
+    def after(self) -> None:
+        """After the end: the analysis, the history or the card, each on request, until Enter."""
+        self.tell(_(AFTER_HELP))
+        while True:
+            try:
+                word = self.ask("> ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                return
+            if word in ("", "q", "quit", "exit"):
+                return
+            if word in ("a", "analysis"):
+                lines = analysis_lines(self.coach, self.recorder)
+            elif word == "history":
+                lines = history_lines()
+            elif word == "card":
+                self.con.print(scorecard(self.session.view()))
+                continue
+            else:
+                self.error(_("unknown command “{word}”").format(word=word))
+                lines = [_(AFTER_HELP)]
+            for line in lines:
+                self.tell(line)
 
     def run(self) -> None:
         self.say(f"[dim]{escape(_(SHORT_HELP))}[/]")
@@ -96,6 +139,7 @@ class LineGame:
             if self.roll_for == view.current and view.dice is None and not view.may_restore:
                 self.say(turn_head(view))
                 self.session.act(Roll())
+                self.shown = self.session.seq  # the narrator has told the roll
             self.roll_for = None
         return self.read()
 
@@ -104,13 +148,14 @@ class LineGame:
         view = self.session.view()
         if self.shown != view.seq:
             lines = [held_text(view, self.held)] if self.held is not None else \
-                before_roll(view) if view.dice is None else dice_lines(view)
+                before_roll(view) if view.dice is None else [escape(dice_status_text(view))]
             for line in lines:
                 self.con.print(line, highlight=False)
             self.shown = view.seq
         try:
             line = self.ask("> ")
         except EOFError:
+            self.input_ended = True
             self.say(f"\n{standings_text(view)}")
             return False
         except KeyboardInterrupt:  # Ctrl-C: as q, so a game is not lost to a stray key
@@ -128,12 +173,30 @@ class LineGame:
                         name=view.players[view.current or 0].name))
                 self.held, self.roll_for = None, self.held
                 return True
-            scored = [e for e in self.session.act(got) if isinstance(e, Scored)]
+            found = self.coach.cost(got)
+            if found is not None and not self.confirm(*found):
+                return True
+            events = self.session.act(got)
+            if any(isinstance(e, Rolled) for e in events):
+                self.shown = self.session.seq  # the narrator has told the roll: nothing to add
+            scored = [e for e in events if isinstance(e, Scored)]
             if scored and self.session.waiting_for() is None:
                 self.held = scored[0].player
         except YatzyError as e:
             self.error(str(e))
         return True
+
+    def confirm(self, lost: float, best: Option) -> bool:
+        """The warning before a costly move: whether the player plays it anyway."""
+        self.tell(costly_move_text(lost, best))
+        try:
+            answer = self.ask(_("y to play it, Enter to choose again > "))
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+        if is_yes(answer):
+            return True
+        self.tell(_("Not played: choose your move."))
+        return False
 
     def command(self, cmd: Command, view: GameView) -> bool:
         if cmd.verb == "go":
@@ -143,6 +206,19 @@ class LineGame:
         elif cmd.verb in ("help", "card"):
             self.con.print(help_table(view) if cmd.verb == "help" else scorecard(view))
             self.shown = None
+        elif cmd.verb == "boxes":
+            if view.dice is None or not view.score_options:
+                self.error(_("roll first: which boxes you may fill depends on the dice"))
+            else:
+                self.tell(score_options_text(view))
+        elif cmd.verb == "coach":
+            for line in self.coach.advice(view):
+                self.tell(line)
+        elif cmd.verb == "warn":
+            self.coach.cycle_warning()
+        elif cmd.verb == "history":
+            for line in history_lines():
+                self.tell(line)
         elif cmd.verb == "undo":
             self.session.undo()
             self.held = None
@@ -168,8 +244,8 @@ class LineGame:
     def quit(self) -> bool:
         """Confirm, offer to save, show the standings; False if the player goes on playing."""
         try:
-            answer = self.ask(_("Quit the game? y to quit, Enter to go on > ")).strip().lower()
-            if answer not in ("y", "yes", pgettext("answer", "y"), pgettext("answer", "yes")):
+            answer = self.ask(_("Quit the game? y to quit, Enter to go on > "))
+            if not is_yes(answer):
                 self.say(_("The game goes on."))
                 return False
             while True:
@@ -182,6 +258,11 @@ class LineGame:
             self.con.print()
         self.say(standings_text(self.session.view()))
         return True
+
+
+def is_yes(answer: str) -> bool:
+    """Whether a typed answer says yes (y or yes, in English or the player's language)."""
+    return answer.strip().lower() in ("y", "yes", pgettext("answer", "y"), pgettext("answer", "yes"))
 
 
 def prepare(session: Session, con: Console) -> None:

@@ -42,6 +42,9 @@ DIGITS = set("0123456789 ,")
 class KeeperLine(LineGame):
     """The turn loop of a scorekeeper game: a line of dice, a box, or a command."""
 
+    OWN_ROLLS = False  # the status shows the dice typed
+    REVIEWS = False  # the kept dice are guessed from the throws typed: no analysis to trust
+
     def run(self) -> None:
         self.say(escape(_(KEEPER_HELP)))
         if self.session.view().version:
@@ -120,6 +123,8 @@ class KeeperLine(LineGame):
         if words and words[0].lower() in ("f", "fix"):
             self.fix(view)
             return True
+        if words and words[0].lower() == "c":  # at a scorekeeper's table c is the card, as its help says
+            return self.command(Command("card"), view)
         if words and words[0].lower() in ("h", "help", "?"):
             self.con.print(self.help_table())
             self.shown = None
