@@ -66,7 +66,7 @@ class Narrator:
         """A score waiting for its tile moves (DOZZY sends them as the next event)."""
 
     def say(self, text: str) -> None:
-        self.con.print(text, highlight=False)
+        self.con.print(text, highlight=False, soft_wrap=True)  # a sentence is one line
 
     def __call__(self, e: Event) -> None:
         view = self.session.view()

@@ -70,11 +70,11 @@ class LineGame:
         """The input has ended (or the terminal went): nothing more is asked."""
 
     def say(self, text: str) -> None:
-        self.con.print(text, highlight=False)
+        self.con.print(text, highlight=False, soft_wrap=True)  # a sentence is one line
 
     def tell(self, text: str) -> None:
         """A line of plain text (names are text, never markup)."""
-        self.con.print(text, markup=False, highlight=False)
+        self.con.print(text, markup=False, highlight=False, soft_wrap=True)
 
     def error(self, text: str) -> None:
         self.say(f"[red]{escape(text)}[/]")
@@ -150,7 +150,7 @@ class LineGame:
             lines = [held_text(view, self.held)] if self.held is not None else \
                 before_roll(view) if view.dice is None else [escape(dice_status_text(view))]
             for line in lines:
-                self.con.print(line, highlight=False)
+                self.con.print(line, highlight=False, soft_wrap=True)
             self.shown = view.seq
         try:
             line = self.ask("> ")
