@@ -265,7 +265,7 @@ def test_bonus_status() -> None:
 
 # ---- 7. the bots' turns ----------------------------------------------------------------------------
 
-def test_a_bot_turn_shows_each_roll_and_the_score_then_the_card() -> None:
+def test_a_bot_turn_shows_each_roll_and_the_score_then_whose_turn_it_is() -> None:
     game = Game("yatzy", ["Ann", GREEDY], seed=5)
     out = play(game, ["r", "s 15", ""])
     bot_part = out.split("Greedy bot · round 1 of 15")[1]
@@ -275,7 +275,7 @@ def test_a_bot_turn_shows_each_roll_and_the_score_then_the_card() -> None:
         assert f"keeps {show_dice(r.keep)} and rolls again" in bot_part or not r.keep
     (cat, pts), = game.state.players[1].card.items()
     assert re.search(rf"  Greedy bot scores {pts} in \d+ .*; total {pts}\.", bot_part)
-    assert "round 2 of 15" in bot_part  # the card after the bot's move
+    assert "\nAnn · round 2 of 15\nr to roll" in bot_part  # whose turn after the bot's move, no card
 
 
 def test_dozzy_bot_turns_say_which_tiles_moved() -> None:
