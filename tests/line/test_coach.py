@@ -225,3 +225,18 @@ def test_history_lists_the_finished_games(tmp_path: Path, monkeypatch: pytest.Mo
     assert listed[1].endswith(f": {totals}. Winner{'s' if len(first.winners()) > 1 else ''}: {winners}.")
     assert len(listed) == 2
     assert during == listed  # the unfinished game is not listed
+
+
+def test_ctrl_c_stops_the_coachs_table_and_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    def stopped(ruleset: object, progress: Callable[[int, int], None]) -> None:
+        progress(1, 10)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("yatzy.line.coach.solve", stopped)
+    game = Game("kids", ["Ann"], seed=1)
+    chunks = answers(game, ["r", "c", "w", "s 1"])
+    title = game_view(game).title
+    building = f"Building the {title} table for the coach, once; later games load it (Ctrl-C stops it)."
+    assert chunks[2] == [building, "The table was not built; the game goes on."]
+    assert chunks[3][-1] == "The table was not built; the game goes on."
+    assert chunks[4][0].startswith("Ann scores ")  # the warning went off with its table: no question
