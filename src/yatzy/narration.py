@@ -45,7 +45,8 @@ if TYPE_CHECKING:  # types only: the solver and the storage are heavy to import
 __all__ = ["event_text", "event_words", "preparing_text", "rolls_text", "round_text", "round_words",
            "board_text", "tiles_text", "winners_text", "rolls_sentence", "dice_status_text",
            "score_options_text", "coach_head_text", "coach_option_text", "more_moves_text",
-           "costly_move_text", "seat_analysis_texts", "decision_text", "game_summary_text"]
+           "costly_move_text", "seat_analysis_texts", "every_decision_texts", "decision_text",
+           "game_summary_text"]
 
 
 # ---- a view's state in words --------------------------------------------------------------
@@ -314,6 +315,18 @@ def seat_analysis_texts(seat: SeatAnalysis) -> list[str]:
                                                   n=len(seat.decisions)),
              _("The costliest moments:")]
     return lines + [decision_text(rank, d) for rank, d in enumerate(seat.costliest, 1)]
+
+
+def every_decision_texts(seat: SeatAnalysis) -> list[str]:
+    """One seat's every decision as lines, in the order played, after what it lost over the game."""
+    lines = seat_analysis_texts(seat)[:1]
+    for n, d in enumerate(seat.decisions, 1):
+        if d.points_lost >= SHOWN_LOSS:
+            lines.append(decision_text(n, d))
+        else:
+            lines.append(_("{rank}. Turn {turn}, dice {dice}: {played}, as the coach would.").format(
+                rank=n, turn=d.turn, dice=show_dice(d.dice), played=d.played.describe()))
+    return lines
 
 
 def decision_text(rank: int, d: Decision) -> str:

@@ -194,8 +194,8 @@ def test_the_analysis_after_the_game_reads_each_persons_costliest_decisions(
     chunks = answers(game, [*KIDS_GAME, "", "a", ""])
     end, analysis = chunks[-3], [line for line in chunks[-2] if not line.startswith("Building the ")]
     assert game.is_over
-    assert end[-1] == ("a: the analysis of your decisions · history: your finished games · "
-                       "card: the scorecard · Enter: done")
+    assert end[-1] == ("a: the analysis of your decisions · every: each decision in a line · history: your "
+                       "finished games · card: the scorecard · Enter: done")
     me = analyse(game, [1]).seat(1)
     lost = number(me.total_lost, 1)
     assert analysis[0] == f"Me lost {lost} points to the coach in {len(me.decisions)} decisions."
@@ -208,6 +208,38 @@ def test_the_analysis_after_the_game_reads_each_persons_costliest_decisions(
     with Database() as db:  # kept with the game in the history
         [stats] = [s for s in player_stats(db) if s.name == "Me"]
     assert stats.mean_points_lost == pytest.approx(me.total_lost, abs=0.01)
+
+
+def test_every_decision_is_read_in_the_order_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path))
+    game = Game("kids", [GREEDY, Seat("Me")], seed=3)
+
+    asked = []
+
+    def as_the_coach(g: Game) -> str:
+        """Me's moves after a first turn as KIDS_GAME's: the coach's best each time; Enter while
+        the bot is to play; at the end "every" once, then Enter."""
+        if g.is_over:
+            asked.append(g.version)
+            return "every" if len(asked) == 2 else ""  # the first Enter shows the final score
+        if g.state.current != 1:
+            return ""
+        if g.state.dice is None:
+            return "r"
+        coach = coach_of(g)
+        return str(coach.options(coach.position_of(g), with_odds=False)[0].action)
+
+    chunks = answers(game, [*KIDS_GAME[:2], *[as_the_coach] * 40])
+    assert game.is_over
+    every = [line for line in chunks[-2] if not line.startswith("Building the ")]
+    me = analyse(game, [1]).seat(1)
+    assert every[0].startswith("Me lost ") and len(every) == 1 + len(me.decisions)
+    for n, (line, d) in enumerate(zip(every[1:], me.decisions, strict=True), 1):
+        head = f"{n}. Turn {d.turn}, dice {' '.join(map(str, d.dice))}: {d.played.describe()}"
+        assert line == (f"{head}, as the coach would." if d.points_lost < 0.05 else
+                        f"{head} instead of {d.best.describe()}, {number(d.points_lost, 1)} points lost.")
+    assert any(line.endswith("as the coach would.") for line in every)  # both kinds are read
+    assert any(line.endswith("points lost.") for line in every)
 
 
 def test_history_lists_the_finished_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -38,8 +38,8 @@ from .review import analysis_lines, history_lines
 
 SHORT_HELP = N_("r roll · k 335 keep those dice, roll the rest · s 3 score box 3 · s the boxes · c coach · "
                 "card · u undo · save FILE · q quit · h help")
-AFTER_HELP = N_("a: the analysis of your decisions · history: your finished games · card: the scorecard · "
-                "Enter: done")
+AFTER_HELP = N_("a: the analysis of your decisions · every: each decision in a line · history: your finished "
+                "games · card: the scorecard · Enter: done")
 BOT_PACE = 0.3
 """Seconds between two bot moves on a terminal, so that a person can follow them."""
 
@@ -98,8 +98,8 @@ class LineGame:
                 return
             if word in ("", "q", "quit", "exit"):
                 return
-            if word in ("a", "analysis"):
-                lines = analysis_lines(self.coach, self.recorder)
+            if word in ("a", "analysis", "every"):
+                lines = analysis_lines(self.coach, self.recorder, every=word == "every")
             elif word == "history":
                 lines = history_lines()
             elif word == "card":

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..analysis import AnalysisError, analyse, check_analysable
 from ..errors import YatzyError
 from ..i18n import _
-from ..narration import game_summary_text, seat_analysis_texts
+from ..narration import every_decision_texts, game_summary_text, seat_analysis_texts
 from ..recording import Recorder
 from ..storage import Database, list_games
 from .coach import LineCoach
@@ -21,9 +21,10 @@ LISTED = 10
 """How many finished games the history lists (yatzy history lists more)."""
 
 
-def analysis_lines(coach: LineCoach, recorder: Recorder) -> list[str]:
+def analysis_lines(coach: LineCoach, recorder: Recorder, every: bool = False) -> list[str]:
     """Every person's decisions priced against the coach's best (every seat's when only bots
-    played), as lines; the analysis is kept with the game in the history."""
+    played), as lines: what each lost and the costliest decisions, or with ``every`` each
+    decision in the order played. The analysis is kept with the game in the history."""
     game = coach.session.game
     try:
         check_analysable(game)
@@ -35,7 +36,8 @@ def analysis_lines(coach: LineCoach, recorder: Recorder) -> list[str]:
     people = [i for i, s in enumerate(game.seats) if not s.is_bot]
     result = analyse(game, people or None, coach=table)
     recorder.analysed(result)
-    return [line for seat in result.seats for line in seat_analysis_texts(seat)]
+    texts = every_decision_texts if every else seat_analysis_texts
+    return [line for seat in result.seats for line in texts(seat)]
 
 
 def history_lines() -> list[str]:
