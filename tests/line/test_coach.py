@@ -191,11 +191,13 @@ def test_the_analysis_after_the_game_reads_each_persons_costliest_decisions(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("YATZY_DATA_DIR", str(tmp_path))
     game = Game("kids", [GREEDY, Seat("Me")], seed=3)
-    chunks = answers(game, [*KIDS_GAME, "", "a", ""])
-    end, analysis = chunks[-3], [line for line in chunks[-2] if not line.startswith("Building the ")]
+    chunks = answers(game, [*KIDS_GAME, "", "h", "xyz", "a", ""])
+    end, helped, unknown = chunks[-5:-2]
+    analysis = [line for line in chunks[-2] if not line.startswith("Building the ")]
     assert game.is_over
     assert end[-1] == ("a: the analysis of your decisions · every: each decision in a line · history: your "
                        "finished games · card: the scorecard · Enter: done")
+    assert helped == [end[-1]] and unknown == ["unknown command “xyz”", end[-1]]
     me = analyse(game, [1]).seat(1)
     lost = number(me.total_lost, 1)
     assert analysis[0] == f"Me lost {lost} points to the coach in {len(me.decisions)} decisions."

@@ -105,6 +105,8 @@ class LineGame:
             elif word == "card":
                 self.con.print(scorecard(self.session.view()))
                 continue
+            elif word in ("h", "help", "?"):
+                lines = [_(AFTER_HELP)]
             else:
                 self.error(_("unknown command “{word}”").format(word=word))
                 lines = [_(AFTER_HELP)]
