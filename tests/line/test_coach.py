@@ -138,9 +138,11 @@ def test_the_coach_speaks_the_players_language() -> None:
 
 def test_dozzy_has_no_table_and_the_coach_says_so_with_the_bots_rule_of_thumb() -> None:
     game = Game("dozzy", ["Ann"], seed=1)
-    advice = answers(game, ["r", "c"])[-2]
+    advice, warning, _scored, _end = answers(game, ["r", "c", "w", "s 21"])[2:]
     assert advice[0].startswith("DOZZY has no exact table")
     assert advice[1].startswith("The DOZZY bot's rule of thumb: ")
+    assert warning == advice[:1]  # w does not promise a warning it cannot give
+    assert "yatzy" in game.player.card
 
 
 # ---- the warning before a costly move ------------------------------------------------------------

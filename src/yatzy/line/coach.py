@@ -72,8 +72,7 @@ class LineCoach:
     def advice(self, view: GameView) -> list[str]:
         """The coach's best moves for the dice on the table as sentences, or why there are none."""
         if view.board is not None:
-            lines = [_("DOZZY has no exact table: its shared tile board is beyond the solver. "
-                       "The coach helps in every other game.")]
+            lines = [no_table_text()]
             if not view.over and view.legal_actions:
                 move = DozzyBot().act(self.session.game.clone())
                 lines.append(_("The DOZZY bot's rule of thumb: {move}").format(move=move.describe()))
@@ -105,7 +104,11 @@ class LineCoach:
         return (played.regret, options[0]) if played is not None and played.regret > self.warn_above else None
 
     def cycle_warning(self) -> None:
-        """w: the warning off, then asking above 1, 3, 5 and 10 points; its table at hand when on."""
+        """w: the warning off, then asking above 1, 3, 5 and 10 points; its table at hand when on
+        (DOZZY has none: it stays off)."""
+        if self.session.game.ruleset.uses_board:
+            self.say(no_table_text())
+            return
         steps = [None, *WARN_STEPS]
         at = steps.index(self.warn_above) if self.warn_above in steps else -1
         self.warn_above = steps[(at + 1) % len(steps)]
@@ -116,10 +119,7 @@ class LineCoach:
                           "(w changes it).",
                           "Asks before a move that loses more than {points} points against the coach's best "
                           "(w changes it).", int(self.warn_above)).format(points=number(self.warn_above)))
-        if self.session.game.ruleset.uses_board:
-            self.say(_("DOZZY has no exact table: its shared tile board is beyond the solver. "
-                       "The coach helps in every other game."))
-        elif self.table() is None:
+        if self.table() is None:
             self.warn_above = None
 
 
@@ -129,3 +129,9 @@ def same_move(ranked: Roll | Score, action: Roll | Score, game: Game) -> bool:
     if isinstance(action, Score):
         return isinstance(ranked, Score) and ranked.category == game.ruleset.category(action.category).id
     return isinstance(ranked, Roll) and sorted(ranked.keep) == sorted(action.keep)
+
+
+def no_table_text() -> str:
+    """Why DOZZY has no coach and no warning."""
+    return _("DOZZY has no exact table: its shared tile board is beyond the solver. "
+             "The coach helps in every other game.")
