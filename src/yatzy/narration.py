@@ -14,12 +14,13 @@ are plain: a front end that prints markup escapes them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import Restore, Roll, Score, parse_action
 from .dice import show_dice
-from .i18n import _, language, ngettext
+from .i18n import _, language, ngettext, number
 from .names import box_label
+from .registry import find_variant
 from .session import (
     Amended,
     Event,
@@ -36,8 +37,16 @@ from .session import (
 )
 from .views import GameView, and_list
 
+if TYPE_CHECKING:  # types only: the solver and the storage are heavy to import
+    from .analysis import Decision, SeatAnalysis
+    from .solver.coach import Option
+    from .storage import GameSummary
+
 __all__ = ["event_text", "event_words", "preparing_text", "rolls_text", "round_text", "round_words",
-           "board_text", "tiles_text", "winners_text"]
+           "board_text", "tiles_text", "winners_text", "rolls_sentence", "dice_status_text",
+           "score_options_text", "coach_head_text", "coach_option_text", "more_moves_text",
+           "costly_move_text", "seat_analysis_texts", "every_decision_texts", "decision_text",
+           "game_summary_text"]
 
 
 # ---- a view's state in words --------------------------------------------------------------
@@ -216,3 +225,126 @@ def event_words(event: Mapping[str, Any], view: GameView, lang: str) -> str:
     """
     with language(lang):
         return event_text(event_from_dict(event), view)
+
+
+# ---- a person's turn, the coach and the analysis as sentences (read out by the line game) ----
+
+SHOWN_LOSS = 0.05
+"""Expected points below this are no loss: the move is as good as the coach's best."""
+
+
+def rolls_sentence(view: GameView) -> str:
+    """The rolls left as a sentence of its own: "2 rolls left.", "No rolls left."."""
+    return _sentence(_lead(rolls_text(view)))
+
+
+def dice_status_text(view: GameView) -> str:
+    """Where a person's turn stands: "Ann's dice: 2 3 3 5 6. 2 rolls left." (and the tiles out
+    in DOZZY)."""
+    assert view.current is not None and view.dice is not None
+    text = _sentence(_("{name}'s dice: {dice}").format(name=view.players[view.current].name,
+                                                        dice=show_dice(view.dice)))
+    text += " " + rolls_sentence(view)
+    if view.board is not None:
+        text += " " + _sentence(_lead(board_text(view.board.tiles_out)))
+    return text
+
+
+def score_options_text(view: GameView) -> str:
+    """The boxes the dice on the table may fill: "Boxes that score: 1 Ones 2, 7 One Pair 10. For 0:
+    6 Sixes, 15 Yatzy." (in card order)."""
+    scoring = [f"{box_label(o.number, o.name)} {o.points}" for o in view.score_options if o.points]
+    zero = [box_label(o.number, o.name) for o in view.score_options if not o.points]
+    parts = []
+    if scoring:
+        parts.append(_("Boxes that score: {boxes}.").format(boxes=", ".join(scoring)))
+    if zero:
+        parts.append(_("For 0: {boxes}.").format(boxes=", ".join(zero)))
+    return " ".join(parts)
+
+
+def _move(option: Option, view: GameView) -> str:
+    """A ranked move as the start of a sentence: "Keep 5 5 5 and roll the others", "Roll all
+    the dice again", "Score 15 in 5 Fives"."""
+    action = option.action
+    if isinstance(action, Roll):
+        if not action.keep:
+            return _("Roll all the dice again")
+        return _("Keep {dice} and roll the others").format(dice=show_dice(action.keep))
+    b = next(b for b in view.players[0].boxes if b.id == action.category)
+    return _("Score {points} in {box}").format(points=option.points or 0, box=box_label(b.number, b.name))
+
+
+def coach_head_text(view: GameView) -> str:
+    """What the coach's list ranks: "The coach's best moves for 2 3 3 5 6, 2 rolls left, by the
+    points still to come (this turn's included, not the final total):"."""
+    assert view.dice is not None
+    return _("The coach's best moves for {dice}, {rolls}, by the points still to come (this turn's "
+             "included, not the final total):").format(dice=show_dice(view.dice), rolls=rolls_text(view))
+
+
+def coach_option_text(rank: int, option: Option, view: GameView) -> str:
+    """One ranked move: "1. Keep 5 5 5 and roll the others: expected 18.2 more points." or, below
+    the best, "2. Score 15 in 5 Fives: expected 17.0 more points, 1.2 less than the best."."""
+    move, value = _move(option, view), number(option.value, 1)
+    if option.regret < SHOWN_LOSS:
+        return _("{rank}. {move}: expected {value} more points.").format(rank=rank, move=move, value=value)
+    return _("{rank}. {move}: expected {value} more points, {lost} less than the best.").format(
+        rank=rank, move=move, value=value, lost=number(option.regret, 1))
+
+
+def more_moves_text(n: int) -> str:
+    """The moves a short list leaves out: "… and 23 more moves."."""
+    return ngettext("… and {n} more move.", "… and {n} more moves.", n).format(n=n)
+
+
+def costly_move_text(lost: float, best: Option) -> str:
+    """The warning before a move that loses more than the player allows against the coach's best."""
+    return _("This move loses {points} points against the coach's best: {best}. Play it anyway?").format(
+        points=number(lost, 1), best=best.action.describe())
+
+
+def seat_analysis_texts(seat: SeatAnalysis) -> list[str]:
+    """One seat's analysis after the game as lines: what it lost to the coach over the game, then
+    its costliest decisions, costliest first."""
+    if not seat.costliest:
+        return [_("{name} played every decision as the coach would: nothing lost.").format(name=seat.name)]
+    lines = [ngettext("{name} lost {points} points to the coach in {n} decision.",
+                      "{name} lost {points} points to the coach in {n} decisions.",
+                      len(seat.decisions)).format(name=seat.name, points=number(seat.total_lost, 1),
+                                                  n=len(seat.decisions)),
+             _("The costliest moments:")]
+    return lines + [decision_text(rank, d) for rank, d in enumerate(seat.costliest, 1)]
+
+
+def every_decision_texts(seat: SeatAnalysis) -> list[str]:
+    """One seat's every decision as lines, in the order played, after what it lost over the game."""
+    lines = seat_analysis_texts(seat)[:1]
+    for n, d in enumerate(seat.decisions, 1):
+        if d.points_lost >= SHOWN_LOSS:
+            lines.append(decision_text(n, d))
+        else:
+            lines.append(_("{rank}. Turn {turn}, dice {dice}: {played}, as the coach would.").format(
+                rank=n, turn=d.turn, dice=show_dice(d.dice), played=d.played.describe()))
+    return lines
+
+
+def decision_text(rank: int, d: Decision) -> str:
+    """A costly decision: "1. Turn 4, dice 2 2 5 6 6: keep 6 6 instead of keep 2 2 6 6, 3.1 points
+    lost."."""
+    return _("{rank}. Turn {turn}, dice {dice}: {played} instead of {best}, {points} points lost.").format(
+        rank=rank, turn=d.turn, dice=show_dice(d.dice), played=d.played.describe(), best=d.best.describe(),
+        points=number(d.points_lost, 1))
+
+
+def game_summary_text(g: GameSummary) -> str:
+    """A game of the history in a line: "Game 12, Yatzy, 2026-12-01 11:58: Ann 250, Greedy bot 230.
+    Winner: Ann."."""
+    title = _(find_variant(g.ruleset).title)
+    when = (g.finished_at or g.updated_at).astimezone().strftime("%Y-%m-%d %H:%M")
+    seats = ", ".join(f"{s.name} {s.total}" for s in g.seats)
+    text = _("Game {id}, {rules}, {when}: {seats}.").format(id=g.id, rules=title, when=when, seats=seats)
+    if g.winners:
+        text += " " + ngettext("Winner: {names}.", "Winners: {names}.", len(g.winners)).format(
+            names=and_list(g.winners))
+    return text

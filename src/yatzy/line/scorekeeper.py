@@ -30,7 +30,9 @@ from ..narration import board_text, event_text, rolls_text, round_text, tiles_te
 from ..scorekeeping import correction, correction_returns, rounds
 from ..session import DEFAULT_SAVE, Amended, Event, Session
 from ..views import GameView
-from .play import Command, LineGame, parse_line, scorecard, standings_text
+from .card import scorecard, standings_text
+from .parse import Command, parse_line
+from .play import LineGame
 
 KEEPER_HELP = N_("13356 the dice thrown · s 3 or chance fills a box · u undo · f fix an earlier round · "
                  "c card · save FILE · q quit · h help")
@@ -39,6 +41,9 @@ DIGITS = set("0123456789 ,")
 
 class KeeperLine(LineGame):
     """The turn loop of a scorekeeper game: a line of dice, a box, or a command."""
+
+    OWN_ROLLS = False  # the status shows the dice typed
+    REVIEWS = False  # the kept dice are guessed from the throws typed: no analysis to trust
 
     def run(self) -> None:
         self.say(escape(_(KEEPER_HELP)))
@@ -118,6 +123,8 @@ class KeeperLine(LineGame):
         if words and words[0].lower() in ("f", "fix"):
             self.fix(view)
             return True
+        if words and words[0].lower() == "c":  # at a scorekeeper's table c is the card, as its help says
+            return self.command(Command("card"), view)
         if words and words[0].lower() in ("h", "help", "?"):
             self.con.print(self.help_table())
             self.shown = None
