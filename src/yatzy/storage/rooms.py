@@ -290,3 +290,16 @@ class RoomStore:
             row = s.get(RoomRow, room_id)
             assert row is not None
             row.stand_ins = {str(k): v for k, v in stand_ins.items()}
+
+    def free_seat(self, room_id: int, seat: int) -> None:
+        """A seat's tokens are no more (its room's host freed it): it may be taken again."""
+        with writing(self.db) as s:
+            s.execute(delete(RoomTokenRow).where(RoomTokenRow.room_id == room_id, RoomTokenRow.role == "seat",
+                                                 RoomTokenRow.seat == seat))
+
+    def save_settings(self, room_id: int, settings: dict[str, Any]) -> None:
+        """The room's settings as they are now (a rematch named after the game)."""
+        with writing(self.db) as s:
+            row = s.get(RoomRow, room_id)
+            assert row is not None
+            row.settings = settings
