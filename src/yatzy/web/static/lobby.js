@@ -119,8 +119,8 @@ export async function showLobby() {
       h("li", {}, h("a", { href: `/r/${code}`, onclick: (e) => { e.preventDefault(); go(`/r/${code}`); } },
         t("room_n", { code })))))) : null;
 
-  fill(main, h("h1", { class: "sr-only" }, t("lobby")),
-    h("div", { class: "lobby" }, form, h("div", { class: "side" }, quick, join, resume)));
+  fill(main, h("h1", { class: "sr-only" }, t("lobby")), quick,
+    h("div", { class: "lobby" }, form, h("div", { class: "side" }, join, resume)));
 
   async function createRoom() {
     const options = {};

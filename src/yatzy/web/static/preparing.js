@@ -17,5 +17,6 @@ export function showPreparing(m) {
     meta.after(el);
   }
   const share = m.progress === null || m.progress === undefined ? "" : ` (${pct(m.progress)})`;
-  fill(el, `${m.text}${share}…`);
+  const text = m.text.charAt(0).toUpperCase() + m.text.slice(1);
+  fill(el, `${text}${share}…`);
 }
