@@ -176,3 +176,25 @@ def test_the_state_comes_at_once_while_a_bots_table_is_built(client: TestClient,
             pass
         moved = ann.until("events")
         assert moved["events"][0]["player"] == 0  # the bot plays once its table is ready
+
+
+def test_a_stand_in_bots_table_is_built_with_its_progress_told(client: TestClient,
+                                                                held_build: threading.Event) -> None:
+    """A casual bot standing in for Bo waits for its table outside the room's lock: Ann hears
+    how far it has come, and the bot plays once it is ready."""
+    code = make_room(client, [{"name": "Ann"}, {"name": "Bo"}], ruleset="kids", away_after=0)["code"]
+    with Player(client, code, join(client, code, 0)) as ann:
+        ann.play_turn()
+        ann.send({"type": "hand_to_bot", "seat": 1, "level": "casual"})
+        preparing = ann.until("preparing")
+        while preparing["stage"] != "building":
+            preparing = ann.until("preparing")
+        assert preparing["progress"] == 0.25 and "casual" in preparing["text"]
+        ann.send({"type": "ping", "nonce": "still-here"})
+        assert ann.until("pong")["nonce"] == "still-here"  # the room answers meanwhile
+        held_build.set()
+        while ann.until("preparing")["stage"] != "ready":
+            pass
+        while ann.view is None or ann.view["current"] != 0:
+            ann.recv()
+        assert ann.view["players"][1]["boxes"]  # the stand-in played Bo's turn

@@ -23,8 +23,10 @@ from dataclasses import replace
 from typing import Protocol
 
 from ..bots import BOTS, make_bot, needs_table
+from ..game import Game
 from ..i18n import _, language
-from ..session import Event, Preparing
+from ..seats import Seat
+from ..session import Event, Preparing, Session
 from ..storage.rooms import RoomStore
 from .presence import PresenceLoop
 from .protocol import HandToBot
@@ -113,6 +115,11 @@ class BotLoop:
         g = room.game
         if g.is_over or not any(s.is_bot and needs_table(s.level or "", g.ruleset) for s in g.seats):
             return
+        await self._told(room, room.session)
+
+    async def _told(self, room: Room, session: Session) -> None:
+        """Prepare ``session``'s bots in a thread (:meth:`Session.prepare`), its progress told
+        to the room's clients."""
         loop = asyncio.get_running_loop()
         told: list[tuple[str, float | None]] = []
 
@@ -120,7 +127,7 @@ class BotLoop:
             loop.call_soon_threadsafe(self._progress, room, p, told)
 
         try:
-            await asyncio.to_thread(room.session.prepare, progress=progress)
+            await asyncio.to_thread(session.prepare, progress=progress)
         except Exception:  # the bot's first move builds it (or says why it cannot)
             log.exception("room %s: the bots' table could not be built", room.code)
         if room.preparing is not None and room.preparing.stage != "ready":  # its clients stop waiting
@@ -174,16 +181,20 @@ class BotLoop:
                 self._watch(room)
                 return
 
-    @staticmethod
-    async def _stand_in_ready(room: Room) -> None:
-        """A stand-in bot about to play for the first time is made (its table loaded or built)
-        in a thread, outside the room's lock: the room's clients are not held up meanwhile."""
+    async def _stand_in_ready(self, room: Room) -> None:
+        """A stand-in bot about to play for the first time is made outside the room's lock,
+        its table built first (if it plays from one) by a session of one seat of its level,
+        its progress told like the bot seats': the room's clients are not held up meanwhile."""
         seat = room.game.state.current
         level = room.stand_ins.get(seat)
-        if level is not None and seat not in room.stand_in_bots:
-            bot = await asyncio.to_thread(make_bot, level, room.game.ruleset)
-            if room.stand_ins.get(seat) == level:
-                room.stand_in_bots.setdefault(seat, bot)
+        if level is None or seat in room.stand_in_bots:
+            return
+        ruleset = room.game.ruleset
+        if needs_table(level, ruleset):
+            await self._told(room, Session(Game(ruleset, [Seat.bot(level)]), lang=room.settings.lang))
+        bot = await asyncio.to_thread(make_bot, level, ruleset)
+        if room.stand_ins.get(seat) == level:
+            room.stand_in_bots.setdefault(seat, bot)
 
     def _watch(self, room: Room) -> None:
         """Look at a room again after a while (:attr:`watch` seconds, or three of its bot moves):
