@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -76,7 +77,17 @@ def held_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
 def test_the_game_shows_at_once_while_a_bots_table_is_built(new_page: Any, held_build: threading.Event
                                                             ) -> None:
     page = new_page()
+    came: dict[str, float] = {}
+
+    def on_socket(ws: Any) -> None:
+        def frame(payload: str | bytes) -> None:
+            m = json.loads(payload)  # a view comes in a state, or in events on a resume
+            came.setdefault("view" if "view" in m else m["type"], time.monotonic())
+        ws.on("framereceived", frame)
+
+    page.on("websocket", on_socket)
     create_room(page, [("bot", "casual"), ("person", "Ann")], ruleset="kids")  # the bot begins
+    assert came["view"] - came["welcome"] < 1.0  # the state within a second (it had waited for the table)
     expect(page.locator("#preparing")).to_contain_text("Building the Kids table for the casual bot (25%)")
     expect(page.locator("#turn")).to_contain_text("Casual bot")  # the state came: whose turn, the card
     expect(page.locator("#roll")).to_have_attribute("aria-disabled", "true")
@@ -132,3 +143,9 @@ def test_a_rematch_with_the_same_seats_followed_from_the_page(new_page: Any) -> 
     expect(ann.locator("#roll")).to_have_attribute("aria-disabled", "false")  # a new game, Ann begins
     expect(ann.locator("[data-host]")).to_have_count(2)  # Ann asked first: she is the rematch's host
     expect(bo.locator("[data-host]")).to_have_count(0)
+    check_axe(ann, "the host's buttons")
+    ann.locator("#main").screenshot(path=str(LOOK / "web-host-buttons.png"))
+    ann.locator('[data-host="free"]').click()  # the host frees Bo's seat: Bo's page is let go
+    expect(bo.locator("#alert")).to_contain_text("the room's host freed your seat")
+    expect(ann.locator(".presence li").nth(1)).to_contain_text("away")
+    expect(ann.locator('[data-host="free"]')).to_have_count(0)  # free now: nothing to free
