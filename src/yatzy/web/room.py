@@ -73,8 +73,9 @@ class Refusal(Exception):  # noqa: N818 - a refusal is the expected answer, not 
 
 
 Listener = Callable[[str], None]
-"""A connection's wake-up call: "game" (the game moved), "presence" (someone came or went) or
-"preparing" (the bots' table has come further)."""
+"""A connection's wake-up call: "game" (the game moved), "presence" (someone came or went),
+"preparing" (the bots' table has come further), "seats" (the host freed a seat: is this
+connection's token still good?) or "rematch" (someone asked for one)."""
 
 
 @dataclass(eq=False)
