@@ -8,6 +8,10 @@ due meanwhile ring in order; nothing sleeps."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import shutil
+import socket
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,14 +20,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers.web import Player, join, make_room
+from helpers.wait import DEADLINE, wait_for
+from helpers.web import Player, free_port, join, make_room, stop_process
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.storage import Database
 from yatzy.web.app import create_app
 from yatzy.web.presence import Crowd
-from yatzy.web.pubsub import InProcessPubSub
+from yatzy.web.pubsub import InProcessPubSub, PubSub
 from yatzy.web.room import Grant, Room, RoomSettings
 from yatzy.web.rooms import Rooms
 
@@ -264,3 +269,55 @@ def test_a_client_hears_that_a_seat_may_go_to_a_bot_with_nothing_else_said(clien
         gone = ann.until("presence")["seats"][1]
         assert not gone["connected"] and not gone["may_hand_to_bot"]
         assert ann.until("presence")["seats"][1]["may_hand_to_bot"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server (.ci/run installs it)")
+def test_through_redis_the_other_process_tells_its_client_when_a_seat_may_go(tmp_path: Path) -> None:
+    """The same as two processes above, through a real Redis (a server of this test's own)."""
+    port = free_port()
+    with (tmp_path / "redis.log").open("ab") as out:
+        proc = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+                                 "--appendonly", "no"], stdout=out, stderr=out)
+    try:
+        def up() -> bool:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+            return False
+
+        wait_for(up, what="redis-server did not start")
+        asyncio.run(_through_redis(tmp_path, f"redis://127.0.0.1:{port}/0"))
+    finally:
+        stop_process(proc)
+
+
+async def until(check: Callable[[], bool]) -> None:
+    """Wait (the event loop going on) until ``check()`` holds; fail after the deadline."""
+    async def wait() -> None:
+        while not check():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(wait(), DEADLINE)
+
+
+async def _through_redis(tmp_path: Path, redis: str) -> None:
+    with Database(f"sqlite:///{tmp_path / 'rooms.sqlite3'}") as db:
+        a, b = PubSub.from_url(redis), PubSub.from_url(redis)
+        one, two = Rooms(db, a), Rooms(db, b)
+        made, _table = await one.create(Game(get_ruleset("yatzy"), [Seat("Ann"), Seat("Bo")]),
+                                        RoomSettings(away_after=1))
+        theirs = await two.get(made.code)
+        assert theirs is not None
+        heard: list[bool] = []
+        theirs.listeners.add(lambda what: heard.append(what == "presence" and theirs.may_hand_to_bot(1)))
+        await two.connected(theirs, Grant("seat", 0))  # Ann, on the second process
+        await one.connected(made, Grant("seat", 1))  # Bo, on the first
+        await until(lambda: theirs.crowd.connections(1) == 1)  # the second heard of Bo through Redis
+        await one.disconnected(made, Grant("seat", 1))
+        await until(lambda: any(heard))  # no one says anything more: the second process's own timer rings
+        assert theirs.crowd.away_for(1, theirs.crowd.clock()) >= 1
+        for rooms in (one, two):
+            await rooms.close()
+        for pubsub in (a, b):
+            await pubsub.close()
