@@ -5,9 +5,11 @@ and the state sent at once while a bot's table is built (the build held up by th
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +17,18 @@ from fastapi.testclient import TestClient
 
 import yatzy.session
 import yatzy.solver.solve
+from helpers.games import play_out as play_game
 from helpers.web import Player, join, make_room
+from yatzy.game import Game
+from yatzy.registry import get_ruleset
+from yatzy.seats import Seat
+from yatzy.storage import Database
+from yatzy.storage.rooms import RoomStore
 from yatzy.web.app import create_app
+from yatzy.web.pubsub import InProcessPubSub
+from yatzy.web.rematch import rematch
+from yatzy.web.room import RoomSettings
+from yatzy.web.rooms import Rooms
 
 
 @pytest.fixture
@@ -198,3 +210,25 @@ def test_a_stand_in_bots_table_is_built_with_its_progress_told(client: TestClien
         while ann.view is None or ann.view["current"] != 0:
             ann.recv()
         assert ann.view["players"][1]["boxes"]  # the stand-in played Bo's turn
+
+
+def test_two_processes_asked_at_once_make_one_rematch(tmp_path: Path) -> None:
+    """Both players ask at the same moment, each through another server process: both are
+    sent to the one rematch the database named first."""
+    asyncio.run(_rematch_race(tmp_path))
+
+
+async def _rematch_race(tmp_path: Path) -> None:
+    with Database(f"sqlite:///{tmp_path / 'rooms.sqlite3'}") as db:
+        one, two = Rooms(db, InProcessPubSub()), Rooms(db, InProcessPubSub())
+        game = play_game(Game(get_ruleset("kids"), [Seat("Ann"), Seat("Bo")]))
+        made, table = await one.create(game, RoomSettings(hot_seat=True))
+        theirs = await two.get(made.code)
+        assert theirs is not None and theirs.over and table is not None
+        first, second = await asyncio.gather(rematch(one, made, table), rematch(two, theirs, table))
+        assert first.code == second.code and first.role == second.role == "table"
+        assert [first.host_token, second.host_token].count(None) == 1  # whoever made it is its host
+        stored = RoomStore(db).load(made.code)
+        assert stored is not None and stored.settings["rematch"] == first.code
+        for rooms in (one, two):
+            await rooms.close()

@@ -297,9 +297,14 @@ class RoomStore:
             s.execute(delete(RoomTokenRow).where(RoomTokenRow.room_id == room_id, RoomTokenRow.role == "seat",
                                                  RoomTokenRow.seat == seat))
 
-    def save_settings(self, room_id: int, settings: dict[str, Any]) -> None:
-        """The room's settings as they are now (a rematch named after the game)."""
+    def name_rematch(self, room_id: int, code: str) -> str:
+        """The room's rematch (kept in its settings): ``code``, unless another server process
+        named one first (then that one's code)."""
         with writing(self.db) as s:
-            row = s.get(RoomRow, room_id)
+            row = s.scalar(select(RoomRow).where(RoomRow.id == room_id).with_for_update())
             assert row is not None
-            row.settings = settings
+            named = row.settings.get("rematch")
+            if named:
+                return str(named)
+            row.settings = {**row.settings, "rematch": code}
+            return code

@@ -1,14 +1,15 @@
 """A rematch: once a game is over, a new room with the same seats (names, people and bots), the
 same rules and house rules and the same settings, made once for the old room whoever asks
-first; everyone in the old room is offered to follow (a ``rematch`` message, in every server
-process), and each player takes their own seat in it with their old room's token.
+first (in any server process: the database keeps the one named first); everyone in the old
+room is offered to follow (a ``rematch`` message, in every server process), and each player
+takes their own seat in it with their old room's token.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 
 from ..game import Game
 from ..i18n import _
@@ -52,8 +53,10 @@ async def rematch(rooms: Rooms, room: Room, token: str) -> Rematched:
         if room.settings.rematch is None:
             host = secrets.token_urlsafe(24)
             new, table = await rooms.create(again(room.game), replace(room.settings, host=hash_token(host)))
-            room.settings = replace(room.settings, rematch=new.code)
-            await asyncio.to_thread(rooms.store.save_settings, room.id, asdict(room.settings))
+            named = await asyncio.to_thread(rooms.store.name_rematch, room.id, new.code)
+            if named != new.code:  # another process made one first: this one goes unused
+                host = table = None
+            room.settings = replace(room.settings, rematch=named)
         code = room.settings.rematch
     assert code is not None
     if host is not None:
