@@ -21,6 +21,7 @@ from yatzy.web.protocol import (
     Ack,
     Act,
     Amend,
+    BotsPreparing,
     CoachAdvice,
     CoachOption,
     CoachRequest,
@@ -31,6 +32,7 @@ from yatzy.web.protocol import (
     Ping,
     Pong,
     Presence,
+    RematchOffer,
     Resume,
     Reveal,
     SeatPresence,
@@ -102,6 +104,8 @@ def _server_messages() -> list[object]:
         Pong(nonce="x"),
         CoachAdvice(id="c-1", version=1, seat=0, status="ready", options=[CoachOption(
             action="k 66", description="keep 6 6", value=201.5, regret=0.0, odds={"yatzy": 0.04})]),
+        BotsPreparing(stage="building", progress=0.25, text="building the Maxi table for the strong bot"),
+        RematchOffer(room="XYZ789"),
     ]
 
 

@@ -290,3 +290,21 @@ class RoomStore:
             row = s.get(RoomRow, room_id)
             assert row is not None
             row.stand_ins = {str(k): v for k, v in stand_ins.items()}
+
+    def free_seat(self, room_id: int, seat: int) -> None:
+        """A seat's tokens are no more (its room's host freed it): it may be taken again."""
+        with writing(self.db) as s:
+            s.execute(delete(RoomTokenRow).where(RoomTokenRow.room_id == room_id, RoomTokenRow.role == "seat",
+                                                 RoomTokenRow.seat == seat))
+
+    def name_rematch(self, room_id: int, code: str) -> str:
+        """The room's rematch (kept in its settings): ``code``, unless another server process
+        named one first (then that one's code)."""
+        with writing(self.db) as s:
+            row = s.scalar(select(RoomRow).where(RoomRow.id == room_id).with_for_update())
+            assert row is not None
+            named = row.settings.get("rematch")
+            if named:
+                return str(named)
+            row.settings = {**row.settings, "rematch": code}
+            return code

@@ -7,20 +7,32 @@ the authority (:meth:`yatzy.web.rooms.Rooms.play_bot`) like a person's. Several 
 hold one room: the one that loses a race for a bot move stands back (its loop ends) and looks
 again after :data:`BOT_WATCH` seconds, taking over only if the game has not moved (the
 process that played has stopped).
+
+A bot that plays from the solver's table waits for it the first time (seconds for most
+rulesets, minutes for Maxi): the table is built (:meth:`yatzy.session.Session.prepare`) as soon
+as the room is held, in a thread and outside the room's lock, so the room's clients get their
+state at once, the people play their own turns meanwhile, and every client hears how far the
+build has come (the room's :attr:`~yatzy.web.room.Room.preparing`, a "preparing" wake-up).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from dataclasses import replace
 from typing import Protocol
 
-from ..bots import BOTS, make_bot
+from ..bots import BOTS, make_bot, needs_table
+from ..game import Game
 from ..i18n import _, language
-from ..session import Event
+from ..seats import Seat
+from ..session import Event, Preparing, Session
 from ..storage.rooms import RoomStore
 from .presence import PresenceLoop
 from .protocol import HandToBot
 from .room import Grant, Refusal, Room
+
+log = logging.getLogger(__name__)
 
 BOT_WATCH = 5.0
 """Seconds a process that found another one playing a room's bots waits before it looks
@@ -91,6 +103,46 @@ class BotLoop:
                 await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))
         return bool(back)
 
+    def prepare(self, room: Room) -> asyncio.Task[None]:
+        """Build the tables the room's bots play from (once; at once if none needs one), in a
+        thread: its progress goes to the room's clients (a "preparing" wake-up), the last
+        one at stage "ready"."""
+        if room.prepared is None:
+            room.prepared = asyncio.get_running_loop().create_task(self._prepare(room))
+        return room.prepared
+
+    async def _prepare(self, room: Room) -> None:
+        g = room.game
+        if g.is_over or not any(s.is_bot and needs_table(s.level or "", g.ruleset) for s in g.seats):
+            return
+        await self._told(room, room.session)
+
+    async def _told(self, room: Room, session: Session) -> None:
+        """Prepare ``session``'s bots in a thread (:meth:`Session.prepare`), its progress told
+        to the room's clients."""
+        loop = asyncio.get_running_loop()
+        told: list[tuple[str, float | None]] = []
+
+        def progress(p: Preparing) -> None:  # in the build's thread
+            loop.call_soon_threadsafe(self._progress, room, p, told)
+
+        try:
+            await asyncio.to_thread(session.prepare, progress=progress)
+        except Exception:  # the bot's first move builds it (or says why it cannot)
+            log.exception("room %s: the bots' table could not be built", room.code)
+        if room.preparing is not None and room.preparing.stage != "ready":  # its clients stop waiting
+            room.preparing = replace(room.preparing, stage="ready")
+            room.wake("preparing")
+
+    @staticmethod
+    def _progress(room: Room, p: Preparing, told: list[tuple[str, float | None]]) -> None:
+        """The build came further: the clients hear of a new stage or of each per cent more."""
+        share = round(p.done / p.total, 2) if p.total else None
+        room.preparing = p
+        if not told or told[-1] != (p.stage, share):
+            told.append((p.stage, share))
+            room.wake("preparing")
+
     def ensure(self, room: Room) -> None:
         """Start the room's bot loop if a bot is to move and none is running."""
         if room.bot_turn() and (room.bot_task is None or room.bot_task.done()):
@@ -114,9 +166,12 @@ class BotLoop:
         return room.session.act(bot.act(g), seat)
 
     async def _run(self, room: Room) -> None:
-        """Bots move at the room's pace until a person is to play."""
+        """Bots move at the room's pace until a person is to play (once their tables are
+        built)."""
+        await self.prepare(room)
         while room.bot_turn():
             await asyncio.sleep(room.settings.bot_pace)
+            await self._stand_in_ready(room)
             try:
                 if not await self.authority.play_bot(room):
                     return
@@ -125,6 +180,21 @@ class BotLoop:
                 # failed: this one stands back, and takes over if the game stops moving
                 self._watch(room)
                 return
+
+    async def _stand_in_ready(self, room: Room) -> None:
+        """A stand-in bot about to play for the first time is made outside the room's lock,
+        its table built first (if it plays from one) by a session of one seat of its level,
+        its progress told like the bot seats': the room's clients are not held up meanwhile."""
+        seat = room.game.state.current
+        level = room.stand_ins.get(seat)
+        if level is None or seat in room.stand_in_bots:
+            return
+        ruleset = room.game.ruleset
+        if needs_table(level, ruleset):
+            await self._told(room, Session(Game(ruleset, [Seat.bot(level)]), lang=room.settings.lang))
+        bot = await asyncio.to_thread(make_bot, level, ruleset)
+        if room.stand_ins.get(seat) == level:
+            room.stand_in_bots.setdefault(seat, bot)
 
     def _watch(self, room: Room) -> None:
         """Look at a room again after a while (:attr:`watch` seconds, or three of its bot moves):

@@ -35,6 +35,7 @@ from .protocol import (
     Hello,
     Ping,
     Pong,
+    RematchOffer,
     Resume,
     Reveal,
     State,
@@ -107,6 +108,7 @@ class Connection:
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.last_version: int | None = None
         self.revealed = False
+        self.token: str | None = None
 
     # -- receiving ---------------------------------------------------------------------------
     async def receive(self) -> str:
@@ -174,10 +176,11 @@ class Connection:
                               .format(ours=PROTOCOL_VERSION, theirs=first.protocol), 1002)
                 return
             try:
-                grant = await self.rooms.authorize(room, first.token)
+                grant = await self.rooms.seating.authorize(room, first.token)
             except Refusal as r:
                 await refuse(self.ws, r.code, r.message, 1008)
                 return
+        self.token = first.token
         await self.serve(room, grant, first)
 
     async def serve(self, room: Room, grant: Grant, first: Hello | Resume) -> None:
@@ -197,8 +200,13 @@ class Connection:
                     self.put(State(version=room.version, reason="welcome" if resumed is None else "resume",
                                    view=view))
                 self.last_version = room.version
+                preparing = room.preparing_message(self.lang)
+                if preparing is not None and preparing.stage != "ready":
+                    self.put(preparing)
                 for text in self.reveal(room):
                     self.put(text)
+                if room.settings.rematch is not None:
+                    self.put(RematchOffer(room=room.settings.rematch))
                 room.listeners.add(self.wake)
             await self.rooms.connected(room, grant)
             present = True
@@ -306,6 +314,19 @@ class Connection:
                 if item == "presence":
                     await self.ws.send_text(room.presence().to_json())
                     continue
+                if item == "seats":
+                    if not await self.still_seated(room, grant):
+                        return
+                    continue
+                if item == "rematch":
+                    if room.settings.rematch is not None:
+                        await self.ws.send_text(RematchOffer(room=room.settings.rematch).to_json())
+                    continue
+                if item == "preparing":
+                    preparing = room.preparing_message(self.lang)
+                    if preparing is not None:
+                        await self.ws.send_text(preparing.to_json())
+                    continue
                 if item == "game":
                     async with room.lock:
                         messages = self.catch_up(room, grant)
@@ -315,6 +336,20 @@ class Connection:
                 await self.ws.send_text(item if isinstance(item, str) else item.to_json())
         except Exception:  # the client went away: the receiving side ends the connection
             return
+
+    async def still_seated(self, room: Room, grant: Grant) -> bool:
+        """After the host changed the seats: whether this seat's token still holds; if not, the
+        client is told so and the connection ends."""
+        if grant.role != "seat":
+            return True
+        try:
+            await self.rooms.seating.authorize(room, self.token)
+        except Refusal:
+            with language(self.lang):
+                message = _("the room's host freed your seat; join the room again to take a free seat")
+            await refuse(self.ws, "unauthorized", message, 1008)
+            return False
+        return True
 
     def catch_up(self, room: Room, grant: Grant) -> list[str]:
         """What this client has not seen (under the room's lock), as JSON: the events after

@@ -8,7 +8,9 @@ publishes its counts on the room's channel when they change and again every
 theirs (:meth:`Crowd.hear`). A process not heard from for :data:`PRESENCE_LOST` seconds
 (killed, or cut off) counts no more: its players are away from when it was last heard of.
 Once a player has been away the room's ``away_after`` seconds, the others may hand their
-seat to a bot.
+seat to a bot: a timer per away seat (:meth:`Crowd.watch`) rings then, in every process that
+holds the room, so each tells its own clients without waiting for anyone to come or go; the
+timer stops when the seat's player is back, here or in another process.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -31,10 +33,26 @@ PRESENCE_LOST = 3 * PRESENCE_EVERY
 """Seconds after which a silent process's connections count no more."""
 
 
+class Timer(Protocol):
+    """A timer that may be stopped (an :class:`asyncio.TimerHandle`)."""
+
+    def cancel(self) -> None: ...
+
+
+Later = Callable[[float, Callable[[], None]], Timer]
+"""Call a function after so many seconds (the event loop's ``call_later``)."""
+
+
+def call_later(delay: float, call: Callable[[], None]) -> Timer:
+    """``call`` after ``delay`` seconds on the running event loop."""
+    return asyncio.get_running_loop().call_later(delay, call)
+
+
 @dataclass
 class Crowd:
     """Who is connected to one room: this process's connections, the others' as last heard,
-    and since when each person's seat has had none."""
+    and since when each person's seat has had none; once watched (:meth:`watch`), a timer per
+    away seat that rings when it has been away long enough to go to a bot."""
 
     connected: dict[int, int] = field(default_factory=dict)
     """Seat -> open connections of its player here (a table connection counts for every person)."""
@@ -44,21 +62,82 @@ class Crowd:
     remote: dict[str, tuple[dict[int, int], int, float]] = field(default_factory=dict)
     """Other server processes' connections to this room: origin -> (seat -> count, spectators,
     when last heard)."""
+    clock: Callable[[], float] = field(default=time.monotonic)
+    """Now, in seconds (``time.monotonic``; a test's own clock)."""
+    later: Later = field(default=call_later)
+    """How a timer is set (the event loop's; a test's own clock)."""
+    away_after: float | None = None
+    """Seconds away after which :attr:`alarm` rings for a seat (None: no timers)."""
+    alarm: Callable[[int], None] | None = None
+    """Called with a seat once its player has been away :attr:`away_after` seconds."""
+    timers: dict[int, Timer] = field(default_factory=dict)
+    """Seat -> the timer that rings when it has been away long enough."""
+
+    def watch(self, away_after: float, alarm: Callable[[int], None]) -> None:
+        """From now on, call ``alarm(seat)`` when a seat has been away ``away_after`` seconds
+        (a timer for each seat away now, and for each that goes away later)."""
+        self.away_after, self.alarm = away_after, alarm
+        for seat in list(self.away_since):
+            if not self.connections(seat):
+                self._arm(seat)
+
+    def stop(self) -> None:
+        """No more timers (the room is let go, or the server stops)."""
+        self.alarm = None
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
+
+    def _away(self, seat: int, since: float) -> None:
+        """The seat's player is away from ``since``: its timer is set."""
+        self.away_since[seat] = since
+        self._arm(seat)
+
+    def _back(self, seat: int) -> None:
+        """The seat's player has a connection again: its timer stops."""
+        timer = self.timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _arm(self, seat: int) -> None:
+        """Set the seat's timer for the moment it will have been away long enough (none if
+        that moment has passed: whoever marked it away tells the clients now)."""
+        self._back(seat)
+        if self.alarm is None or self.away_after is None:
+            return
+        delay = self.away_since.get(seat, self.clock()) + self.away_after - self.clock()
+        if delay > 0:
+            try:
+                self.timers[seat] = self.later(delay, lambda: self._ring(seat))
+            except RuntimeError:  # no event loop (a synchronous caller): nobody to tell
+                pass
+
+    def _ring(self, seat: int) -> None:
+        """A seat's timer: ring if its player is still away and long enough (a timer that
+        went off early is set again for the rest)."""
+        self.timers.pop(seat, None)
+        if self.alarm is None or self.away_after is None or self.connections(seat):
+            return
+        if self.away_for(seat, self.clock()) < self.away_after:
+            self._arm(seat)
+            return
+        self.alarm(seat)
 
     def came(self, seats: Iterable[int], spectator: bool) -> None:
         """A connection opened, counting for these seats (or a spectator)."""
         for seat in seats:
             self.connected[seat] = self.connected.get(seat, 0) + 1
+            self._back(seat)
         if spectator:
             self.spectators += 1
 
     def left(self, seats: Iterable[int], spectator: bool) -> None:
         """A connection closed: a seat with no connection left in any process is away from now."""
-        now = time.monotonic()
+        now = self.clock()
         for seat in seats:
             self.connected[seat] = max(0, self.connected.get(seat, 0) - 1)
             if not self.connections(seat):
-                self.away_since[seat] = now
+                self._away(seat, now)
         if spectator:
             self.spectators = max(0, self.spectators - 1)
 
@@ -78,13 +157,13 @@ class Crowd:
     def heard(self) -> list[tuple[dict[int, int], int, float]]:
         """The other processes' counts, those heard from lately; a seat whose only connections
         were on a process gone silent is away from the moment it was last heard of."""
-        now = time.monotonic()
+        now = self.clock()
         silent = [origin for origin, (_s, _n, heard) in self.remote.items() if now - heard > PRESENCE_LOST]
         lost = [self.remote.pop(origin) for origin in silent]
         for seats, _n, heard in lost:
             for seat, n in seats.items():
                 if n and not self.connections(seat):  # not the time before they connected there
-                    self.away_since[seat] = heard
+                    self._away(seat, heard)
         return list(self.remote.values())
 
     def away_for(self, seat: int, now: float) -> float:
@@ -105,13 +184,16 @@ class Crowd:
         changed = (known[0], known[1]) != (seats, spectators)
         gone = [s for s, n in known[0].items() if n and not seats.get(s)]
         if seats or spectators:
-            self.remote[origin] = (seats, spectators, time.monotonic())
+            self.remote[origin] = (seats, spectators, self.clock())
         else:
             self.remote.pop(origin, None)
-        now = time.monotonic()
+        now = self.clock()
         for seat in gone:
             if not self.connections(seat):
-                self.away_since[seat] = now
+                self._away(seat, now)
+        for seat, n in seats.items():
+            if n:
+                self._back(seat)
         return changed
 
 

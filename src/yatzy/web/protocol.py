@@ -30,10 +30,10 @@ from ..views import GameView
 
 __all__ = [
     "CLIENT_MESSAGES", "ERROR_CODES", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "SERVER_MESSAGES", "Ack",
-    "Act", "Amend", "AnyClientMessage", "ClientMessage", "CoachAdvice", "CoachOption", "CoachRequest",
-    "Error", "ErrorCode", "Events", "HandToBot", "Hello", "Ping", "Pong", "Presence", "Resume", "Reveal",
-    "SeatPresence", "ServerMessage", "State", "Sync", "Undo", "Welcome", "client_adapter",
-    "event_schemas", "parse_client", "schemas", "write_schemas",
+    "Act", "Amend", "AnyClientMessage", "BotsPreparing", "ClientMessage", "CoachAdvice", "CoachOption",
+    "CoachRequest", "Error", "ErrorCode", "Events", "HandToBot", "Hello", "Ping", "Pong", "Presence",
+    "RematchOffer", "Resume", "Reveal", "SeatPresence", "ServerMessage", "State", "Sync", "Undo", "Welcome",
+    "client_adapter", "event_schemas", "parse_client", "schemas", "write_schemas",
 ]
 
 PROTOCOL_VERSION = 1
@@ -59,6 +59,8 @@ ErrorCode = Literal[
     "too_many_connections", "internal",
     # the coach, scorekeeper rooms, and the REST features (history, analysis)
     "coach_off", "no_dice", "not_keeper", "nothing_to_verify", "not_over", "unknown_game", "no_analysis",
+    # the host's say over the seats
+    "not_host",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 """Every error code (see docs/web-protocol.md for what each means and what follows it)."""
@@ -353,11 +355,34 @@ class CoachAdvice(_Message):
     note: str | None = Field(default=None, description="a remark for the player, in the client's language")
 
 
-ServerMessage = Annotated[Welcome | State | Events | Ack | Error | Presence | Reveal | Pong | CoachAdvice,
-                          Field(discriminator="type")]
+class BotsPreparing(_Message):
+    """The table the room's solver bots play from is being built (once per server: seconds for
+    most rulesets, minutes for Maxi): sent after the state while it is, again as it comes
+    further, and once more at stage ``ready``. The people play their turns meanwhile; the bots
+    move once it is ready."""
+
+    type: Literal["preparing"] = "preparing"
+    stage: Literal["loading", "building", "ready"] = Field(
+        description="loading: looking for a stored table; building: solving it; ready: the bots play")
+    progress: float | None = Field(default=None, description="building: share of the table built, 0..1")
+    text: str = Field(description="what is being done, in the client's language: \"building the Maxi "
+                                  "table for the strong bot\"")
+
+
+class RematchOffer(_Message):
+    """After the game, someone asked for a rematch: a new room with the same seats and rules
+    (``POST /api/rooms/{code}/rematch`` with this room's token gives your seat's token there)."""
+
+    type: Literal["rematch"] = "rematch"
+    room: str = Field(description="the rematch room's code")
+
+
+ServerMessage = Annotated[Welcome | State | Events | Ack | Error | Presence | Reveal | Pong | CoachAdvice
+                          | BotsPreparing | RematchOffer, Field(discriminator="type")]
 SERVER_MESSAGES: tuple[type[_Message], ...] = (Welcome, State, Events, Ack, Error, Presence, Reveal, Pong,
-                                               CoachAdvice)
-AnyServerMessage = Welcome | State | Events | Ack | Error | Presence | Reveal | Pong | CoachAdvice
+                                               CoachAdvice, BotsPreparing, RematchOffer)
+AnyServerMessage = (Welcome | State | Events | Ack | Error | Presence | Reveal | Pong | CoachAdvice
+                    | BotsPreparing | RematchOffer)
 server_adapter: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 
 

@@ -22,7 +22,7 @@ from ..session import Session
 from ..storage import StorageError
 from ..storage.rooms import RoomStore
 from .pubsub import PubSub
-from .room import Room
+from .room import Room, RoomSettings
 
 log = logging.getLogger(__name__)
 
@@ -112,13 +112,20 @@ class Relay:
 
     async def _remote_presence(self, room: Room, message: dict[str, Any]) -> None:
         """Another process's presence: its counts into the room's crowd; with ``refresh``, the
-        taken seats and stand-ins read again (a seat was taken or handed to a bot there)."""
+        taken seats, stand-ins and a rematch read again (a seat was taken, freed or handed to
+        a bot there, or a rematch asked for)."""
         changed = room.crowd.hear(message)
         if message.get("refresh"):
             async with room.lock:
                 record = await asyncio.to_thread(self.store.load, room.code)
                 if record is not None:
-                    room.taken = record.taken
+                    if record.taken != room.taken:  # taken, or freed by the host (its token is void)
+                        room.taken = record.taken
+                        room.wake("seats")
+                    settings = RoomSettings.from_dict(record.settings)
+                    if settings.rematch != room.settings.rematch:
+                        room.settings = settings
+                        room.wake("rematch")
                     if record.stand_ins != room.stand_ins:
                         room.stand_ins = record.stand_ins
                         room.stand_in_bots.clear()

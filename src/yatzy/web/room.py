@@ -10,18 +10,19 @@ secret tokens (the database keeps only their SHA-256) and the dice commitment
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..bots import Player
 from ..game import Game
-from ..session import Session
+from ..i18n import language
+from ..narration import preparing_text
+from ..session import Preparing, Session
 from ..storage.rooms import Role, RoomRecord
 from ..views import GameView, game_view
 from .presence import Crowd
-from .protocol import ErrorCode, Presence, SeatPresence
+from .protocol import BotsPreparing, ErrorCode, Presence, SeatPresence
 
 EVENT_BUFFER = 2000
 """Events a room keeps in memory for clients that resume; older ones need a full state."""
@@ -42,6 +43,11 @@ class RoomSettings:
     """Seconds a player may be gone before the others may hand their seat to a bot."""
     lang: str = "en"
     """The room's language (a bot's messages, default names)."""
+    host: str = ""
+    """The SHA-256 of the host's token (handed to whoever made the room): it frees a seat or
+    gives it to a bot ("": a room made before rooms had hosts)."""
+    rematch: str | None = None
+    """The code of the room the rematch is played in, once someone asked for one at the end."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
@@ -67,7 +73,9 @@ class Refusal(Exception):  # noqa: N818 - a refusal is the expected answer, not 
 
 
 Listener = Callable[[str], None]
-"""A connection's wake-up call: "game" (the game moved) or "presence" (someone came or went)."""
+"""A connection's wake-up call: "game" (the game moved), "presence" (someone came or went),
+"preparing" (the bots' table has come further), "seats" (the host freed a seat: is this
+connection's token still good?) or "rematch" (someone asked for one)."""
 
 
 @dataclass(eq=False)
@@ -108,6 +116,10 @@ class Room:
     saving: asyncio.Task[None] | None = None
     """The game's whole save being written (see :meth:`Rooms.save_later`)."""
     stand_in_bots: dict[int, Player] = field(default_factory=dict)
+    preparing: Preparing | None = None
+    """How far the bots' table has come while it is built (None when no bot waits for one)."""
+    prepared: asyncio.Task[None] | None = None
+    """The bots' tables being built, loaded or ready (see :meth:`BotLoop.prepare`)."""
     _memo: dict[Any, Any] = field(default_factory=dict)
     """Views and messages made since the game last changed (see :meth:`memo`)."""
     _memo_of: tuple[Any, ...] = ()
@@ -121,7 +133,7 @@ class Room:
                    session, record.stand_ins, record.taken,
                    saved=record.saved, logged=len(record.game.log), buffer_from=record.version,
                    buffered=record.version, accepted=dict(record.accepted))
-        now = time.monotonic()
+        now = room.crowd.clock()
         room.crowd.away_since = {i: now for i, s in enumerate(record.game.seats) if not s.is_bot}
         return room
 
@@ -217,7 +229,7 @@ class Room:
 
     def presence(self) -> Presence:
         """Who is connected to each seat, who is away and for how long, and the spectators."""
-        now = time.monotonic()
+        now = self.crowd.clock()
         seats = []
         for i, seat in enumerate(self.game.seats):
             connected = self.crowd.connections(i) > 0
@@ -227,11 +239,32 @@ class Room:
                 away_for=away, may_hand_to_bot=self.may_hand_to_bot(i, now), stand_in=self.stand_ins.get(i)))
         return Presence(seats=seats, spectators=self.crowd.watching(), away_after=self.settings.away_after)
 
+    def preparing_message(self, lang: str) -> BotsPreparing | None:
+        """How far the bots' table has come, in ``lang`` (None: no bot has waited for one)."""
+        p = self.preparing
+        if p is None:
+            return None
+        with language(lang):
+            text = preparing_text(p)
+        share = round(p.done / p.total, 4) if p.total else None
+        return BotsPreparing(stage=p.stage, progress=share, text=text)
+
     def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
         """A person's seat whose player has been gone at least ``away_after`` seconds."""
         if self.over or self.game.seats[seat].is_bot or seat in self.stand_ins:
             return False
-        return self.crowd.gone_long(seat, self.settings.away_after, time.monotonic() if now is None else now)
+        now = self.crowd.clock() if now is None else now
+        return self.crowd.gone_long(seat, self.settings.away_after, now)
+
+    def watch_away(self) -> None:
+        """Tell the room's clients (a presence message) the moment a seat may go to a bot:
+        once its player has been away ``away_after`` seconds (see :meth:`Crowd.watch`)."""
+
+        def ring(seat: int) -> None:
+            if self.may_hand_to_bot(seat):
+                self.wake("presence")
+
+        self.crowd.watch(self.settings.away_after, ring)
 
     def wake(self, what: str) -> None:
         for listener in list(self.listeners):

@@ -1,13 +1,13 @@
 """The rooms' authority: the one writer that changes a room's game, and the order in which
 a change is checked, applied, committed, acknowledged and published.
 
-:class:`Rooms` is what the routes call: it makes rooms, loads them back, issues and checks
-their tokens, counts connections, and takes every action (a person's :meth:`~Rooms.act`, a
-scorekeeper room's :meth:`~Rooms.edit`, a bot's :meth:`~Rooms.play_bot`). Its neighbours:
-:mod:`.room` (a room in memory), :mod:`yatzy.storage.rooms` (its rows: the
-:class:`~yatzy.storage.rooms.RoomStore`), :mod:`.presence` (who is connected, told to the
-other processes), :mod:`.relay` (catching up with the other processes) and :mod:`.botloop`
-(when the bots move).
+:class:`Rooms` is what the routes call: it makes rooms, loads them back, counts connections,
+and takes every action (a person's :meth:`~Rooms.act`, a scorekeeper room's
+:meth:`~Rooms.edit`, a bot's :meth:`~Rooms.play_bot`). Its neighbours: :mod:`.room` (a room in
+memory), :mod:`.seating` (tokens issued and checked, the host's say over the seats),
+:mod:`yatzy.storage.rooms` (its rows: the :class:`~yatzy.storage.rooms.RoomStore`),
+:mod:`.presence` (who is connected, told to the other processes), :mod:`.relay` (catching up
+with the other processes) and :mod:`.botloop` (when the bots move).
 
 **One writer per game.** In a process, every change of a room happens under the room's
 asyncio lock. Across processes, the room's row carries the game's version
@@ -57,6 +57,7 @@ from .protocol import Ack, Act, Amend, HandToBot, Undo
 from .pubsub import InProcessPubSub, PubSub, Subscription
 from .relay import Relay
 from .room import Grant, Refusal, Room, RoomSettings
+from .seating import Seating
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,8 @@ class Rooms:
         self.presence = PresenceLoop(self.pubsub, self.rooms)
         self.relay = Relay(self.store, self.pubsub, self.rooms)
         self.bots = BotLoop(self, self.store, self.presence)
+        self.seating = Seating(self.store, self.presence, self.bots)
+        """Seats taken, tokens checked, and the host's say over the seats."""
         self.pubsub.on_reconnect = self.relay.catch_up
         self._subscriptions: dict[str, Subscription] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -97,8 +100,10 @@ class Rooms:
         """Stop the bots, finish the saves and leave the pub/sub channels (at shutdown)."""
         self.closed = True
         for room in self.rooms.values():
-            if room.bot_task is not None:
-                room.bot_task.cancel()
+            for task in (room.bot_task, room.prepared):
+                if task is not None:
+                    task.cancel()
+            room.crowd.stop()
         self.presence.stop()
         saves = [room.saving for room in self.rooms.values() if room.saving is not None]
         await asyncio.gather(*saves, return_exceptions=True)
@@ -177,8 +182,10 @@ class Rooms:
     async def _hold(self, room: Room) -> None:
         """Hold a room from now on: listen on its channel and start its bots."""
         self.rooms[room.code] = room
+        room.watch_away()
         channel = f"room:{room.code}"
         self._subscriptions[room.code] = await self.pubsub.subscribe(channel, self.relay.handler(room))
+        self.bots.prepare(room)
         self.bots.ensure(room)
         self._let_go_later(room)
 
@@ -197,49 +204,10 @@ class Rooms:
         if not room.over or room.listeners or self.rooms.get(room.code) is not room:
             return
         del self.rooms[room.code]
+        room.crowd.stop()
         subscription = self._subscriptions.pop(room.code, None)
         if subscription is not None:
             await subscription.close()
-
-    async def join(self, room: Room, seat: int | None) -> tuple[int, str]:
-        """A token for a person's seat (the first free one if ``seat`` is None).
-
-        :raises Refusal: no such seat, a bot's seat, or a seat taken already.
-        """
-        seats = room.game.seats
-        if seat is None:
-            free = [i for i, s in enumerate(seats) if not s.is_bot and i not in room.taken]
-            if not free:
-                raise Refusal("unauthorized", _("every person's seat of this room is taken"))
-            seat = free[0]
-        if not 0 <= seat < len(seats) or seats[seat].is_bot:
-            raise Refusal("bad_message",
-                          _("seat {seat} is not a person's seat of this room").format(seat=seat))
-        token = await asyncio.to_thread(self.store.issue_token, room.id, "seat", seat)
-        if token is None:
-            room.taken.add(seat)
-            raise Refusal("unauthorized", _("seat {seat} is taken already").format(seat=seat))
-        room.taken.add(seat)
-        room.wake("presence")
-        await self.presence.publish(room, refresh=True)
-        return seat, token
-
-    async def spectate(self, room: Room) -> str:
-        if not room.settings.spectators:
-            raise Refusal("unauthorized", _("this room has no spectators"))
-        token = await asyncio.to_thread(self.store.issue_token, room.id, "spectator")
-        assert token is not None
-        return token
-
-    async def authorize(self, room: Room, token: str | None) -> Grant:
-        """:raises Refusal: a missing or wrong token."""
-        if not token:
-            raise Refusal("unauthorized",
-                          _("say hello with your seat's token: join a seat or spectate first"))
-        granted = await asyncio.to_thread(self.store.check_token, room.id, token)
-        if granted is None:
-            raise Refusal("unauthorized", _("this token does not belong to this room"))
-        return Grant(*granted)
 
     # -- presence ----------------------------------------------------------------------------
     async def connected(self, room: Room, grant: Grant) -> None:

@@ -17,8 +17,9 @@ from .protocol import Lang
 
 __all__ = [
     "AnalysisOut", "CreateRoom", "DecisionOut", "GameOut", "GameSummaryOut", "HistogramBin", "HistogramOut",
-    "JoinRequest", "Joined", "ReplayStep", "RoomCreated", "RoomInfo", "RoundOut", "SeatAnalysisOut",
-    "SeatInfo", "SeatSpec", "Spectating", "StatsOut", "Verification",
+    "HostRequest", "JoinRequest", "Joined", "RematchRequest", "Rematched", "ReplayStep", "RoomCreated",
+    "RoomInfo", "RoundOut", "SeatAnalysisOut", "SeatInfo", "SeatSpec", "SeatToBot", "Spectating", "StatsOut",
+    "Verification",
 ]
 
 
@@ -63,6 +64,9 @@ class RoomCreated(BaseModel):
     commitment: str = Field(description="sha256 of salt:seed, revealed at the end")
     table_token: str | None = Field(description="a hot-seat room's token for the table (None otherwise)")
     version: int
+    host_token: str = Field(
+        description="the host's secret token (who made the room): it frees a seat or gives it "
+                                  "to a bot (POST /api/rooms/{code}/seats/{seat}/free, .../bot); keep it")
 
 
 class SeatInfo(BaseModel):
@@ -104,6 +108,34 @@ class Joined(BaseModel):
 
 class Spectating(BaseModel):
     token: str
+
+
+class HostRequest(BaseModel):
+    """A change of the seats that only the room's host may make."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=128, description="the host token from POST /api/rooms")
+
+
+class SeatToBot(HostRequest):
+    level: str = Field(default="casual", max_length=20,
+                       description="the bot level: random, beginner, casual, ...")
+
+
+class RematchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=128,
+                       description="your seat's (or the hot-seat table's) token of the finished room")
+
+
+class Rematched(BaseModel):
+    """The rematch's room and your place in it (send the token in its WebSocket hello)."""
+
+    code: str
+    role: Literal["seat", "table"]
+    seat: int | None
+    token: str
+    host_token: str | None = Field(description="the rematch's host token, for whoever asked first")
 
 
 class Verification(BaseModel):

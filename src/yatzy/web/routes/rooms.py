@@ -1,32 +1,41 @@
 """REST for rooms: make one, read it, take a seat (a secret token) or a spectator's token,
-the invite as a QR code, after the game the data that proves the dice fair, and a
-scorekeeper room's finished rounds."""
+the invite as a QR code, the host's say over the seats (free one, give one to a bot), after
+the game the data that proves the dice fair and a rematch, and a scorekeeper room's
+finished rounds."""
 
 from __future__ import annotations
 
 import io
+import secrets
 
 import segno
 from fastapi import APIRouter, Response
 
+from ...bots import level_name
 from ...errors import YatzyError
 from ...game import Game
 from ...i18n import _, language
 from ...registry import get_ruleset
 from ...scorekeeping import rounds
 from ...seats import Seat
+from ...storage.rooms import hash_token
 from ..connection import reveal_of
 from ..deps import BaseUrl, LangDep, RoomDep, RoomsDep, http_error
 from ..protocol import PROTOCOL_VERSION
+from ..rematch import rematch
 from ..room import Refusal, RoomSettings
 from ..schemas import (
     CreateRoom,
+    HostRequest,
     Joined,
     JoinRequest,
+    Rematched,
+    RematchRequest,
     RoomCreated,
     RoomInfo,
     RoundOut,
     SeatInfo,
+    SeatToBot,
     Spectating,
     Verification,
 )
@@ -35,6 +44,15 @@ __all__ = ["router"]
 
 router = APIRouter()
 
+REFUSED = {"not_host": 403, "spectator": 403}
+"""The HTTP status of the refusals of the seats' routes that are not :data:`~yatzy.web.deps.STATUS`'s."""
+
+
+def bot_name(level: str) -> str:
+    """A bot's default name in the current language: "Beginner bot", "Aloittelija-botti"."""
+    name = _("{level} bot").format(level=level_name(level))
+    return name[:1].upper() + name[1:]
+
 
 @router.post("/api/rooms", response_model=RoomCreated, status_code=201)
 async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl) -> RoomCreated:
@@ -42,19 +60,21 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl) -> RoomC
     with language(spec.lang):
         try:
             ruleset = get_ruleset(spec.ruleset, **spec.options)
-            seats = [Seat.bot(s.level or "", s.name) if s.kind == "bot" else
+            seats = [Seat.bot(s.level or "", s.name or bot_name(s.level or "")) if s.kind == "bot" else
                      Seat(s.name or _("Player {n}").format(n=i + 1)) for i, s in enumerate(spec.seats)]
             if spec.dice_from == "players" and any(s.is_bot for s in seats):
                 raise YatzyError(_("a scorekeeper room is for people at a real table: no bots"))
             game = Game(ruleset, seats, roll_off=spec.roll_off, dice_from=spec.dice_from)
+            host = secrets.token_urlsafe(24)
             settings = RoomSettings(coach=spec.coach, spectators=spec.spectators, hot_seat=spec.hot_seat,
-                                    bot_pace=spec.bot_pace, away_after=spec.away_after, lang=spec.lang)
+                                    bot_pace=spec.bot_pace, away_after=spec.away_after, lang=spec.lang,
+                                    host=hash_token(host))
             room, table = await rooms.create(game, settings)
         except YatzyError as e:
             raise http_error("invalid_action", str(e)) from None
     return RoomCreated(code=room.code, invite_url=f"{base}/r/{room.code}",
                        qr_url=f"{base}/api/rooms/{room.code}/qr.svg", commitment=room.commitment,
-                       table_token=table, version=room.version)
+                       table_token=table, host_token=host, version=room.version)
 
 
 @router.get("/api/rooms/{code}", response_model=RoomInfo)
@@ -76,10 +96,43 @@ async def join(room: RoomDep, rooms: RoomsDep, lang: LangDep, body: JoinRequest 
     """Take a person's seat: its secret token is handed out once."""
     with language(lang):
         try:
-            seat, token = await rooms.join(room, body.seat if body else None)
+            seat, token = await rooms.seating.join(room, body.seat if body else None)
         except Refusal as r:
             raise http_error(r.code, r.message) from None
     return Joined(seat=seat, token=token)
+
+
+@router.post("/api/rooms/{code}/seats/{seat}/free", status_code=204)
+async def free_seat(seat: int, body: HostRequest, room: RoomDep, rooms: RoomsDep, lang: LangDep) -> None:
+    """The host frees a person's seat: its token is void and anyone with the invite may take it."""
+    with language(lang):
+        try:
+            await rooms.seating.free(room, body.token, seat)
+        except Refusal as r:
+            raise http_error(r.code, r.message, REFUSED.get(r.code)) from None
+
+
+@router.post("/api/rooms/{code}/seats/{seat}/bot", status_code=204)
+async def seat_to_bot(seat: int, body: SeatToBot, room: RoomDep, rooms: RoomsDep, lang: LangDep) -> None:
+    """The host gives a person's seat to a bot at once (until a person takes the seat again)."""
+    with language(lang):
+        try:
+            await rooms.seating.give_to_bot(room, body.token, seat, body.level)
+        except Refusal as r:
+            raise http_error(r.code, r.message, REFUSED.get(r.code)) from None
+
+
+@router.post("/api/rooms/{code}/rematch", response_model=Rematched)
+async def rematch_room(body: RematchRequest, room: RoomDep, rooms: RoomsDep, lang: LangDep) -> Rematched:
+    """After the game: the rematch (made now by whoever asks first: the same seats, rules and
+    settings) and your own seat's token there; the others in the room are offered to follow."""
+    with language(lang):
+        try:
+            made = await rematch(rooms, room, body.token)
+        except Refusal as r:
+            raise http_error(r.code, r.message, REFUSED.get(r.code)) from None
+    return Rematched(code=made.code, role=made.role, seat=made.seat, token=made.token,  # type: ignore[arg-type]
+                     host_token=made.host_token)
 
 
 @router.post("/api/rooms/{code}/spectate", response_model=Spectating)
@@ -87,7 +140,7 @@ async def spectate(room: RoomDep, rooms: RoomsDep, lang: LangDep) -> Spectating:
     """A spectator's token, if the room has spectators."""
     with language(lang):
         try:
-            return Spectating(token=await rooms.spectate(room))
+            return Spectating(token=await rooms.seating.spectate(room))
         except Refusal as r:
             raise http_error(r.code, r.message, 403) from None
 

@@ -3,6 +3,7 @@
 import { diceText } from "./dice.js";
 import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { hostButtons } from "./host.js";
 import { eventText } from "./narrate.js";
 import { announce } from "./notice.js";
 
@@ -49,7 +50,8 @@ export function renderPresence(el, { p, v, cred, send }) {
       return h("li", {}, h("span", { class: `dot ${s.kind === "bot" || s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
         h("span", { class: "who" }, s.name, me ? ` (${t("you")})` : ""), ` — ${state}`,
         s.may_hand_to_bot && cred.role !== "spectator" ? h("button", { type: "button", class: "small",
-          onclick: () => send({ type: "hand_to_bot", seat: s.seat, level: "casual" }) }, t("hand_to_bot")) : null);
+          onclick: () => send({ type: "hand_to_bot", seat: s.seat, level: "casual" }) }, t("hand_to_bot")) : null,
+        hostButtons(s, { cred, v, me }));
     })),
     p && p.spectators ? h("p", {}, t("spectators", { n: p.spectators })) : null);
 }

@@ -16,6 +16,7 @@ import { TypedDice } from "./keeper.js";
 import { cardKey, gameKey } from "./keys.js";
 import { eventText, seatName } from "./narrate.js";
 import { announce, showError } from "./notice.js";
+import { showPreparing } from "./preparing.js";
 import { Standings } from "./standings.js";
 import { store } from "./store.js";
 import { renderBoard, renderChoice } from "./tiles.js";
@@ -117,6 +118,10 @@ export class GameScreen {
       this.check = verifyRevealText(text);
       this.renderFair();
       announce(this.check.ok ? t("fair_ok", { n: this.check.rolls }) : t("fair_failed"));
+    } else if (m.type === "preparing") {
+      showPreparing(m);
+    } else if (m.type === "rematch") {
+      this.standings.offered(m.room);
     } else if (m.type === "coach") {
       const news = this.coach.receive(m);
       this.renderCoach();

@@ -1,11 +1,14 @@
-// The lobby: a new game (ruleset, house rules, where the dice come from, the seats, people or
-// bots) made into a room, a room joined by its code, and the rooms this browser has a seat in.
+// The lobby: a quick game against a bot in one click, a new game (ruleset, house rules, where
+// the dice come from, the seats, people or bots) made into a room, a room joined by its code,
+// and the rooms this browser has a seat in.
 import { api, catalog, needCatalog } from "./api.js";
 import { $, fill, h, main } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { go } from "./nav.js";
 import { showError } from "./notice.js";
 import { store } from "./store.js";
+
+const QUICK_BOT = "beginner"; // the quick game's bot: plays at once, no table to wait for
 
 let lobbySeats = null;
 let lobbyDice = "server"; // "players": a scorekeeper room (dice thrown at the table, people only)
@@ -91,6 +94,13 @@ export async function showLobby() {
       h("div", { class: "field" }, h("label", { for: "pace" }, t("bot_pace")), pace)),
     h("button", { type: "submit", class: "primary", id: "create" }, t("create_room")));
 
+  const quick = h("section", { class: "card", "aria-labelledby": "quick-h" },
+    h("h2", { id: "quick-h" }, t("quick_game")),
+    h("p", { class: "hint", id: "quick-note" }, t("quick_game_note")),
+    h("button", { type: "button", class: "primary", id: "quick", "aria-describedby": "quick-note",
+      onclick: () => startRoom({ ruleset: "yatzy", lang, seats: [{ kind: "person" }, { kind: "bot", level: QUICK_BOT }] }) },
+    t("quick_game_start")));
+
   const codeInput = h("input", { id: "join-code", autocomplete: "off", autocapitalize: "characters",
     maxlength: "6", spellcheck: "false", pattern: "[A-Za-z0-9]{6}" });
   const join = h("form", { class: "card", onsubmit: (e) => {
@@ -109,7 +119,7 @@ export async function showLobby() {
       h("li", {}, h("a", { href: `/r/${code}`, onclick: (e) => { e.preventDefault(); go(`/r/${code}`); } },
         t("room_n", { code })))))) : null;
 
-  fill(main, h("h1", { class: "sr-only" }, t("lobby")),
+  fill(main, h("h1", { class: "sr-only" }, t("lobby")), quick,
     h("div", { class: "lobby" }, form, h("div", { class: "side" }, join, resume)));
 
   async function createRoom() {
@@ -129,21 +139,27 @@ export async function showLobby() {
         ? { kind: "bot", level: s.level || "beginner", ...(s.name ? { name: s.name } : {}) }
         : { kind: "person", ...(s.name ? { name: s.name } : {}) }),
     };
-    try {
-      const room = await api("POST", "/api/rooms", body);
-      let cred;
-      if (room.table_token) cred = { token: room.table_token, role: "table" };
-      else if (body.seats.some((s) => s.kind === "person")) {
-        const joined = await api("POST", `/api/rooms/${room.code}/join`, {});
-        cred = { token: joined.token, role: "seat", seat: joined.seat };
-      } else {
-        cred = { token: (await api("POST", `/api/rooms/${room.code}/spectate`)).token, role: "spectator" };
-      }
-      store.set(`room.${room.code}`, cred);
-      go(`/r/${room.code}`);
-    } catch (e) {
-      showError(e.message);
+    await startRoom(body);
+  }
+}
+
+/** Make the room ``body`` describes and go to it, with this browser in its first person's seat
+ * (the table in a hot-seat room; a spectator of bots only) and holding the host's token. */
+async function startRoom(body) {
+  try {
+    const room = await api("POST", "/api/rooms", body);
+    let cred;
+    if (room.table_token) cred = { token: room.table_token, role: "table" };
+    else if (body.seats.some((s) => s.kind === "person")) {
+      const joined = await api("POST", `/api/rooms/${room.code}/join`, {});
+      cred = { token: joined.token, role: "seat", seat: joined.seat };
+    } else {
+      cred = { token: (await api("POST", `/api/rooms/${room.code}/spectate`)).token, role: "spectator" };
     }
+    store.set(`room.${room.code}`, { ...cred, host: room.host_token });
+    go(`/r/${room.code}`);
+  } catch (e) {
+    showError(e.message);
   }
 }
 

@@ -1,0 +1,135 @@
+"""Who sits where in a room: a person's seat taken (its secret token), a spectator's token,
+a token checked; and the host's say over the seats.
+
+The host is whoever made the room: the host token handed out then (the room keeps only its
+SHA-256, in its settings) lets them free a person's seat (its token is void from then on, its
+connections end, and anyone with the invite may take it) or give it to a bot at once (the
+bot plays it as a stand-in until a person takes the seat and connects), without waiting for
+the seat's player to have been away ``away_after`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+from ..bots import BOTS
+from ..i18n import _
+from ..storage.rooms import RoomStore, hash_token
+from .botloop import BotLoop
+from .presence import PresenceLoop
+from .room import Grant, Refusal, Room
+
+
+class Seating:
+    """The seats of the rooms a server process holds: taken, checked, freed, given to a bot."""
+
+    def __init__(self, store: RoomStore, presence: PresenceLoop, bots: BotLoop) -> None:
+        self.store = store
+        self.presence = presence
+        self.bots = bots
+
+    async def join(self, room: Room, seat: int | None) -> tuple[int, str]:
+        """A token for a person's seat (the first free one if ``seat`` is None).
+
+        :raises Refusal: no such seat, a bot's seat, or a seat taken already.
+        """
+        seats = room.game.seats
+        if seat is None:
+            free = [i for i, s in enumerate(seats) if not s.is_bot and i not in room.taken]
+            if not free:
+                raise Refusal("unauthorized", _("every person's seat of this room is taken"))
+            seat = free[0]
+        self._persons_seat(room, seat)
+        token = await asyncio.to_thread(self.store.issue_token, room.id, "seat", seat)
+        if token is None:
+            room.taken.add(seat)
+            raise Refusal("unauthorized", _("seat {seat} is taken already").format(seat=seat))
+        room.taken.add(seat)
+        room.wake("presence")
+        await self.presence.publish(room, refresh=True)
+        return seat, token
+
+    async def spectate(self, room: Room) -> str:
+        if not room.settings.spectators:
+            raise Refusal("unauthorized", _("this room has no spectators"))
+        token = await asyncio.to_thread(self.store.issue_token, room.id, "spectator")
+        assert token is not None
+        return token
+
+    async def table_token(self, room: Room) -> str:
+        """Another token for a hot-seat room's table (a rematch's table following)."""
+        token = await asyncio.to_thread(self.store.issue_token, room.id, "table")
+        assert token is not None
+        return token
+
+    async def authorize(self, room: Room, token: str | None) -> Grant:
+        """:raises Refusal: a missing or wrong token."""
+        if not token:
+            raise Refusal("unauthorized",
+                          _("say hello with your seat's token: join a seat or spectate first"))
+        granted = await asyncio.to_thread(self.store.check_token, room.id, token)
+        if granted is None:
+            raise Refusal("unauthorized", _("this token does not belong to this room"))
+        return Grant(*granted)
+
+    # -- the host ----------------------------------------------------------------------------
+    @staticmethod
+    def check_host(room: Room, token: str) -> None:
+        """:raises Refusal: not the host's token (not_host)."""
+        host = room.settings.host
+        if not host or not secrets.compare_digest(hash_token(token), host):
+            raise Refusal("not_host",
+                          _("only the room's host (who made it) may free a seat or give it to a bot"))
+
+    @staticmethod
+    def _persons_seat(room: Room, seat: int) -> None:
+        """:raises Refusal: no such seat, or a bot's."""
+        if not 0 <= seat < len(room.game.seats) or room.game.seats[seat].is_bot:
+            raise Refusal("bad_message",
+                          _("seat {seat} is not a person's seat of this room").format(seat=seat))
+
+    async def free(self, room: Room, token: str, seat: int) -> None:
+        """The host frees a person's seat: its token is void (its connections end) and anyone
+        with the invite may take it; a stand-in bot playing it plays on meanwhile.
+
+        :raises Refusal: not the host's token, or not a person's seat.
+        """
+        self.check_host(room, token)
+        self._persons_seat(room, seat)
+        async with room.lock:
+            await asyncio.to_thread(self.store.free_seat, room.id, seat)
+            room.taken.discard(seat)
+        room.wake("seats")
+        room.wake("presence")
+        await self.presence.publish(room, refresh=True)
+
+    async def give_to_bot(self, room: Room, token: str, seat: int, level: str) -> None:
+        """The host gives a person's seat to a bot at once: the seat is freed (its player's
+        token is void) and a bot of ``level`` plays it until a person takes it again.
+
+        :raises Refusal: not the host's token, not a person's seat, the game over, a
+            scorekeeper room, or an unknown bot level.
+        """
+        self.check_host(room, token)
+        self._persons_seat(room, seat)
+        if room.over:
+            raise Refusal("game_over", _("the game is over; no more moves"))
+        if room.keeper:
+            raise Refusal("illegal_action", _("in a scorekeeper room the dice are thrown at the table: "
+                                              "no bot can play a seat"))
+        level = level.strip().lower()
+        if level not in BOTS:
+            raise Refusal("unknown_bot", _("unknown bot “{bot}”; choose one of {bots}").format(
+                bot=level, bots=", ".join(BOTS)))
+        async with room.lock:
+            await asyncio.to_thread(self.store.free_seat, room.id, seat)
+            room.taken.discard(seat)
+            room.stand_ins[seat] = level
+            room.stand_in_bots.pop(seat, None)
+            await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))
+        room.wake("seats")
+        room.wake("presence")
+        room.wake("game")
+        await self.presence.publish(room, refresh=True)
+        self.bots.ensure(room)
