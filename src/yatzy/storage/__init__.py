@@ -35,7 +35,6 @@ from .database import Database
 from .engine import data_dir, default_url, make_engine
 from .errors import GameConflictError, StorageError, UnknownGameError
 from .games import (
-    DiceFrom,
     GameSummary,
     SeatResult,
     get_game,
@@ -46,6 +45,7 @@ from .games import (
     store_analysis,
 )
 from .migrate import head, revision, upgrade
+from .schema import DiceFrom
 from .stats import Histogram, PlayerStats, Record, finished_count, player_stats, records, score_histogram
 
 __all__ = [

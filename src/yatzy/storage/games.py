@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, defer, selectinload
@@ -24,12 +24,11 @@ from ..i18n import _
 from ..registry import canonical
 from .database import Target, reading, writing
 from .errors import GameConflictError, StorageError, UnknownGameError
-from .schema import DICE_FROM, GameRow, SeatRow
+from .schema import DiceFrom, GameRow, SeatRow, check_dice_from
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
 
-DiceFrom = Literal["server", "players"]
 
 _HEADER = ("format", "rules", "options", "seats", "roll_off", "first", "seed")
 """The parts of a save that never change while a game goes on."""
@@ -79,17 +78,6 @@ class GameSummary:
 
 
 # ---- writing ------------------------------------------------------------------------------
-
-def check_dice_from(dice_from: object) -> DiceFrom:
-    """``dice_from`` itself, checked.
-
-    :raises InvalidActionError: ``dice_from`` is neither "server" nor "players".
-    """
-    if dice_from not in DICE_FROM:
-        raise InvalidActionError(_("dice come from the “server” or the “players”, not “{source}”").format(
-            source=dice_from))
-    return cast(DiceFrom, dice_from)
-
 
 def record_game(target: Target, game: Game, dice_from: DiceFrom | None = None, *, game_id: int | None = None,
                 title: str | None = None, at: datetime | None = None, rewrite: bool = False) -> int:

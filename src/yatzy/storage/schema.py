@@ -12,7 +12,7 @@ summaries, statistics and records carry no save.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal, cast
 
 from sqlalchemy import (
     JSON,
@@ -31,6 +31,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from ..errors import InvalidActionError
+from ..i18n import _
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -42,6 +45,20 @@ NAMING = {
 
 DICE_FROM = ("server", "players")
 """Who rolled: the server's seeded dice, or people at a table typing their real dice."""
+DiceFrom = Literal["server", "players"]
+
+
+def check_dice_from(dice_from: object) -> DiceFrom:
+    """``dice_from`` itself, checked.
+
+    :raises InvalidActionError: ``dice_from`` is neither "server" nor "players".
+    """
+    if dice_from not in DICE_FROM:
+        raise InvalidActionError(_("dice come from the “server” or the “players”, not “{source}”").format(
+            source=dice_from))
+    return cast(DiceFrom, dice_from)
+
+
 
 
 JSON_TYPE = JSON().with_variant(JSONB(), "postgresql")

@@ -20,8 +20,7 @@ from ..errors import InvalidActionError
 from ..i18n import _
 from ..registry import canonical
 from .database import Target, reading
-from .games import DiceFrom, check_dice_from
-from .schema import GameRow, SeatRow
+from .schema import DiceFrom, GameRow, SeatRow, check_dice_from
 
 
 @dataclass(frozen=True)

@@ -44,10 +44,6 @@ __all__ = ["router"]
 
 router = APIRouter()
 
-REFUSED = {"not_host": 403, "spectator": 403}
-"""The HTTP status of the refusals of the seats' routes that are not :data:`~yatzy.web.deps.STATUS`'s."""
-
-
 def bot_name(level: str) -> str:
     """A bot's default name in the current language: "Beginner bot", "Aloittelija-botti"."""
     name = _("{level} bot").format(level=level_name(level))
@@ -109,7 +105,7 @@ async def free_seat(seat: int, body: HostRequest, room: RoomDep, rooms: RoomsDep
         try:
             await rooms.seating.free(room, body.token, seat)
         except Refusal as r:
-            raise http_error(r.code, r.message, REFUSED.get(r.code)) from None
+            raise http_error(r.code, r.message) from None
 
 
 @router.post("/api/rooms/{code}/seats/{seat}/bot", status_code=204)
@@ -119,7 +115,7 @@ async def seat_to_bot(seat: int, body: SeatToBot, room: RoomDep, rooms: RoomsDep
         try:
             await rooms.seating.give_to_bot(room, body.token, seat, body.level)
         except Refusal as r:
-            raise http_error(r.code, r.message, REFUSED.get(r.code)) from None
+            raise http_error(r.code, r.message) from None
 
 
 @router.post("/api/rooms/{code}/rematch", response_model=Rematched)
@@ -130,7 +126,7 @@ async def rematch_room(body: RematchRequest, room: RoomDep, rooms: RoomsDep, lan
         try:
             made = await rematch(rooms, room, body.token)
         except Refusal as r:
-            raise http_error(r.code, r.message, REFUSED.get(r.code)) from None
+            raise http_error(r.code, r.message) from None
     return Rematched(code=made.code, role=made.role, seat=made.seat, token=made.token,  # type: ignore[arg-type]
                      host_token=made.host_token)
 
