@@ -15,11 +15,11 @@ from ..errors import YatzyError
 from ..game import Game
 from ..i18n import _
 from ..registry import RULESETS
-from ..seats import parse_seats
+from ..seats import Seat, parse_seats
 from ..views import and_list
-from .common import BOT_LIST, LangOpt, OptionOpt, RulesOpt, console, fail, ruleset_from
+from .common import BOT_LIST, LangOpt, OptionOpt, RulesOpt, commands, console, fail, ruleset_from
 
-app = typer.Typer()
+app = commands()
 
 DEFAULT_PLAYERS = "You,bot:greedy"
 

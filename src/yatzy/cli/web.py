@@ -11,10 +11,10 @@ import typer
 
 from ..actions import Roll
 from ..errors import YatzyError
-from ..i18n import _
-from .common import LangOpt, console, fail
+from ..i18n import _, ngettext
+from .common import LangOpt, commands, console, fail
 
-app = typer.Typer()
+app = commands()
 
 
 @app.command()
