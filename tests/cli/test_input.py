@@ -295,6 +295,15 @@ def test_every_option_has_help() -> None:
                 assert getattr(param, "help", None), f"{name} --{param.name} has no help"
 
 
+def test_a_bot_nobody_named_is_named_in_the_games_language() -> None:
+    r = runner.invoke(app, ["play", "--plain", "--lang", "fi", "-p", "Me,bot:greedy,bot:random:Robo",
+                            "--seed", "1"], input="q\nk\n")
+    assert r.exit_code == 0, r.output
+    assert "Me 0 · Ahne botti 0 · Robo 0" in r.stdout and "Greedy bot" not in r.stdout
+    r = runner.invoke(app, ["play", "--plain", "-p", "bot:beginner", "--seed", "1"], input="q\nk\n")
+    assert "Beginner bot" in r.stdout
+
+
 @pytest.mark.parametrize("command", ["play", "simulate"])
 def test_help_lists_every_bot(command: str) -> None:
     r = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})

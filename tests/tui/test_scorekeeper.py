@@ -371,6 +371,42 @@ async def test_the_new_game_screen_sets_up_a_scorekeeper_game() -> None:
     assert remembered.dice_from == "players" and remembered.first == 1
 
 
+@pilot_test
+async def test_a_row_switched_to_a_bot_takes_the_bots_name_in_the_games_language() -> None:
+    """A default name ("Pelaaja 3") becomes the bot's ("Vahva botti") and back; a name typed
+    stays; the kinds offered name the levels in the language ("botti: vahva", not "botti: strong")."""
+    app = YatzyApp(lang="fi", pace=0, offer_resume=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        assert screen.query_one("#name-1", Input).value == "Ahne botti"  # a first start's bot
+        screen.query_one("#add").focus()
+        await pilot.press("enter")
+        screen = app.screen
+        name = screen.query_one("#name-2", Input)
+        assert name.value == "Pelaaja 3"
+        kind = screen.query_one("#kind-2", Select)
+        assert ("botti: vahva", "strong") in [(str(p), v) for p, v in kind._options]
+        kind.value = "strong"
+        await pilot.pause()
+        assert name.value == "Vahva botti"
+        kind.value = "casual"
+        await pilot.pause()
+        assert name.value == "Harrastajabotti"
+        kind.value = "person"
+        await pilot.pause()
+        assert name.value == "Pelaaja 3"
+        screen.query_one("#name-0", Input).value = "Anna"
+        screen.query_one("#kind-0", Select).value = "greedy"
+        await pilot.pause()
+        assert screen.query_one("#name-0", Input).value == "Anna"  # typed: kept
+        screen.query_one("#start").focus()
+        await pilot.press("enter")
+        game = app.screen.game  # type: ignore[attr-defined]
+        assert [(s.name, s.level) for s in game.seats] == [("Anna", "greedy"), ("Ahne botti", "greedy"),
+                                                          ("Pelaaja 3", None)]
+
+
 def test_a_damaged_remembered_keeper_setup_falls_back() -> None:
     from yatzy.tui.settings import Setup
 
