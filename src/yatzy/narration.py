@@ -62,6 +62,11 @@ def rolls_text(view: GameView) -> str:
     return normal
 
 
+def box_points_text(box: str, points: int) -> str:
+    """A box and what it scores: "14 Chance: 18 points", "1 Ones: 1 point"."""
+    return ngettext("{box}: {points} point", "{box}: {points} points", points).format(box=box, points=points)
+
+
 def board_text(tiles: Sequence[int]) -> str:
     """DOZZY's board: "tiles out: 3 4 5", "tiles out: none"."""
     return _("tiles out: {tiles}").format(tiles=show_dice(tiles))

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action, Roll, Score
+from .errors import YatzyError
 from .game import Game
 
-__all__ = ["Round", "correction", "correction_returns", "rounds"]
+__all__ = ["Round", "correction", "correction_boxes", "correction_returns", "rounds"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,37 @@ def correction_returns(game: Game, turn: int, dice: tuple[int, ...], box: str) -
         return []
     _head, _score, at = _rewritten(game, turn, dice)
     return at.tile_moves(box)[1]
+
+
+def correction_boxes(game: Game, turn: int, dice: tuple[int, ...]) -> dict[str, int]:
+    """The boxes finished turn ``turn`` may fill when written again with ``dice``, with the
+    points each scores there, in the card's order: the engine's score options at that moment
+    that :meth:`Game.amend` also takes (a box a later turn fills, or one that breaks a later
+    turn, is left out). Once a player's card is full that is the turn's own box alone.
+
+    :raises YatzyError: the dice are not a throw of this game, or the turn's earlier throws
+        no longer lead to them.
+    """
+    head, score, at = _rewritten(game, turn, dice)
+    player = game.state.players[at.state.current]
+    allowed: dict[str, int] = {}
+    for box, points in at.score_options().items():
+        if box != score.category and box in player.card:
+            continue  # a later turn fills it: the engine would refuse that turn (tried no further)
+        returns = at.tile_moves(box)[1] if game.ruleset.uses_board else []
+        ways = [tuple(sorted(r)) for r in returns] if len(returns) > 1 else [None]
+        if any(_amends(game, turn, [*head, Score(box, r)]) for r in ways):
+            allowed[box] = points
+    return allowed
+
+
+def _amends(game: Game, turn: int, actions: list[Action]) -> bool:
+    """Whether the engine takes this correction (tried on a copy: the game is unchanged)."""
+    try:
+        game.clone().amend(turn, actions)
+    except YatzyError:
+        return False
+    return True
 
 
 def _rewritten(game: Game, turn: int, dice: tuple[int, ...]) -> tuple[list[Action], Score, Game]:

@@ -161,6 +161,8 @@ class RoundOut(BaseModel):
     number: int = Field(description="the seat's round, 1 first")
     dice: list[int] = Field(description="the dice when the box was filled")
     box: str
+    boxes: list[str] = Field(default_factory=list, description="the boxes a correction of this turn may fill "
+                             "with its dice as they are (the engine's choice; other dice may allow others)")
 
 
 # A storage dataclass that an answer carries as it is (``SeatResult``, ``PlayerStats``,
