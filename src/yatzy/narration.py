@@ -17,9 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .actions import Restore, Roll, Score, parse_action
+from .analysis import Analysis, Decision
 from .dice import show_dice
-from .i18n import _, language, ngettext
-from .names import box_label
+from .i18n import _, language, ngettext, number
+from .names import box_label, category_name
 from .session import (
     Amended,
     Event,
@@ -36,8 +37,9 @@ from .session import (
 )
 from .views import GameView, and_list
 
-__all__ = ["event_text", "event_words", "preparing_text", "rolls_text", "round_text", "round_words",
-           "board_text", "tiles_text", "winners_text"]
+__all__ = ["analysis_note", "board_text", "box_points_text", "decision_move", "decision_text", "event_text",
+           "event_words", "preparing_text", "rolls_text", "round_text", "round_words", "tiles_text",
+           "winners_text"]
 
 
 # ---- a view's state in words --------------------------------------------------------------
@@ -136,7 +138,7 @@ def event_text(e: Event, view: GameView) -> str:
         rolls = "; ".join(", ".join(f"{name(p)} {die}" for p, die in r) for r in e.rounds)
         return _("Roll-off: {rolls}. {name} starts.").format(rolls=rolls, name=name(e.first))
     if isinstance(e, Rolled):
-        return _sentence(_rolled(e, name(e.player)))
+        return _sentence(_rolled(e, name(e.player), guessed=view.dice_from == "players"))
     if isinstance(e, Scored):
         return _sentence(_scored(e, name(e.player), box(e.number)))
     if isinstance(e, TilesMoved):
@@ -170,13 +172,18 @@ def event_text(e: Event, view: GameView) -> str:
     raise TypeError(f"no words for a {e.kind} event")  # a new kind of event needs its words here
 
 
-def _rolled(e: Rolled, name: str) -> str:
+def _rolled(e: Rolled, name: str, guessed: bool) -> str:
+    """A roll; at a scorekeeper table (``guessed``) the dice kept are only the engine's guess
+    from the throws typed (:meth:`Game.roll_reaching`: as many dice as could stay), and say so."""
     dice = show_dice(e.dice)
     if e.roll == 1:
         return _("{name} rolls {dice}").format(name=name, dice=dice)
     if not e.kept:
         return _("{name} rolls all the dice again (roll {roll}): {dice}").format(
             name=name, roll=e.roll, dice=dice)
+    if guessed:
+        text = _("{name} keeps {kept} (guessed from the dice typed) and rolls again (roll {roll}): {dice}")
+        return text.format(name=name, kept=show_dice(e.kept), roll=e.roll, dice=dice)
     return _("{name} keeps {kept} and rolls again (roll {roll}): {dice}").format(
         name=name, kept=show_dice(e.kept), roll=e.roll, dice=dice)
 
@@ -221,3 +228,49 @@ def event_words(event: Mapping[str, Any], view: GameView, lang: str) -> str:
     """
     with language(lang):
         return event_text(event_from_dict(event), view)
+
+
+# ---- the analysis in words ------------------------------------------------------------------
+
+def decision_move(move: Roll | Score, points: int | None) -> str:
+    """A decision's move as a table of the analysis names it: "Sixes for 18" (the box and
+    what it scored), "keep 3 3 5", "roll every die"."""
+    if isinstance(move, Score) and points is not None:
+        return _("{box} for {points}").format(box=category_name(move.category), points=points)
+    return move.describe()
+
+
+def decision_text(d: Decision, name: str, *, turn: bool = False) -> str:
+    """One decision of the analysis in a player's words, naming the box and its points and
+    what the choice cost: "Anna scored Sixes for 18; Ones for 3 would have been better: −5.6."
+    (the cost in expected points, as the review shows it); "Turn 4: ..." with ``turn``."""
+    played = d.played
+    if isinstance(played, Score):
+        text = _("{name} scored {box} for {points}").format(
+            name=name, box=category_name(played.category), points=d.played_points)
+    elif played.keep:
+        text = _("{name} kept {dice} and rolled again").format(name=name, dice=show_dice(played.keep))
+    else:
+        text = _("{name} rolled all the dice again").format(name=name)
+    lost = number(d.points_lost, 1)
+    if round(d.points_lost, 1) <= 0:
+        text = _("{decision}: the coach's best move").format(decision=text)
+    elif isinstance(d.best, Score):
+        text += "; " + _("{box} for {points} would have been better: −{lost}").format(
+            box=category_name(d.best.category), points=d.best_points, lost=lost)
+    elif d.best.keep:
+        text += "; " + _("keeping {dice} would have been better: −{lost}").format(
+            dice=show_dice(d.best.keep), lost=lost)
+    else:
+        text += "; " + _("rolling all the dice again would have been better: −{lost}").format(lost=lost)
+    text = _sentence(text)
+    return _("Turn {turn}: {decision}").format(turn=d.turn, decision=text) if turn else text
+
+
+def analysis_note(a: Analysis) -> str | None:
+    """What a reader of the analysis must know about it, or None: in a scorekeeper game the
+    dice kept were guessed from the throws typed, and the keeps are judged on that guess."""
+    if not a.keeps_guessed:
+        return None
+    return _("The dice kept before each throw were not typed: they are guessed from the throws "
+             "(as many dice as could stay), and the keeps are judged on that guess.")

@@ -128,10 +128,12 @@ class DecisionOut(BaseModel):
     dice: list[int] = Field(description="the dice on the table when the decision was made")
     rolls_left: int
     played: str = Field(description="what was played, in the notation: k 335 (kept before rolling), s chance")
-    played_words: str
+    played_words: str = Field(description="what was played in words: Sixes for 18, keep 3 3 5")
     best: str = Field(description="the exact solver's best move")
     best_words: str
     points_lost: float = Field(description="expected points lost against the best move (0 or more)")
+    text: str = Field(default="", description="the decision in a player's words: Turn 4: Anna scored Sixes "
+                      "for 18; Ones for 3 would have been better: −5.6.")
 
 
 class SeatAnalysisOut(BaseModel):
@@ -151,6 +153,8 @@ class AnalysisOut(BaseModel):
     ruleset: str
     actions: int = Field(description="the actions of the log analysed (all of them)")
     seats: list[SeatAnalysisOut] = Field(default_factory=list)
+    note: str | None = Field(default=None, description="what a reader must know: in a scorekeeper game the "
+                             "dice kept were guessed from the throws typed")
 
 
 class RoundOut(BaseModel):
