@@ -68,7 +68,8 @@ def rows(screen: ReviewScreen, selector: str) -> list[list[str]]:
 
 
 def row_of(d: Decision, rank: int | None = None) -> list[str]:
-    cells = [str(d.turn), dice_text(d.dice), lost_text(d.points_lost), decision_move(d.played, d.played_points),
+    cells = [str(d.turn), dice_text(d.dice), lost_text(d.points_lost),
+             decision_move(d.played, d.played_points),
              decision_move(d.best, d.best_points) if d.points_lost >= 0.05 else ""]
     return cells if rank is None else [str(rank), *cells]
 
