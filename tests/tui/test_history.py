@@ -294,3 +294,13 @@ def test_snapshot_histogram_low_vision(snap_compare: Compare, db: Database) -> N
 
 def test_snapshot_empty(snap_compare: Compare) -> None:
     assert snap_compare(YatzyApp(pace=0), press=["h"], terminal_size=SIZE)
+
+
+def test_a_bot_named_like_another_player_is_told_apart_by_its_level_in_the_language() -> None:
+    from yatzy.i18n import language
+    from yatzy.tui.history import who
+
+    players = [("Ann", "person", None), ("Ann", "bot", "greedy")]
+    with language("fi"):
+        assert who("Ann", "bot", "greedy", players) == "Ann (botti: ahne)"
+        assert who("Ann", "person", None, players) == "Ann"

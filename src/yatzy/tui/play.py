@@ -258,7 +258,7 @@ class PlayScreen(Screen[None]):
             turn = _("The game is over.")
         else:
             turn = _("{name}'s turn").format(name=current.name) if current.kind == "person" else \
-                _("{name}'s turn (bot: {level})").format(name=current.name, level=current.level)
+                _("{name}'s turn (bot: {level})").format(name=current.name, level=current.level_name)
             turn += " · " + rolls_text(view)
         self.put("#turn", Text(turn, style="bold"))
         held_word = _("HELD") if person is not None else _("KEPT")
