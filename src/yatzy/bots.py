@@ -186,7 +186,7 @@ BOT_SPECS: tuple[BotSpec, ...] = (
     BotSpec("optimal", "solver", lambda: pgettext("bot level", "optimal"), _coach(0.0),
             lambda: pgettext("bot name", "Optimal bot")),
     BotSpec("dozzy", "board", lambda: pgettext("bot level", "DOZZY expert"), lambda rs, seed: DozzyBot(),
-            lambda: pgettext("bot name", "DOZZY bot")),
+            lambda: pgettext("bot name", "Dozzy bot")),
 )
 """Every bot level, in menu order: the one table every front end reads."""
 

@@ -9,6 +9,7 @@ import io
 import segno
 from fastapi import APIRouter, Response
 
+from ...bots import bot_name
 from ...errors import YatzyError
 from ...game import Game
 from ...i18n import _, language
@@ -42,7 +43,7 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl) -> RoomC
     with language(spec.lang):
         try:
             ruleset = get_ruleset(spec.ruleset, **spec.options)
-            seats = [Seat.bot(s.level or "", s.name) if s.kind == "bot" else
+            seats = [Seat.bot(s.level or "", s.name or bot_name(s.level or "")) if s.kind == "bot" else
                      Seat(s.name or _("Player {n}").format(n=i + 1)) for i, s in enumerate(spec.seats)]
             if spec.dice_from == "players" and any(s.is_bot for s in seats):
                 raise YatzyError(_("a scorekeeper room is for people at a real table: no bots"))
