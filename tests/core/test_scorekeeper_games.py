@@ -14,7 +14,7 @@ from yatzy.dice import is_submultiset
 from yatzy.errors import IllegalActionError, InvalidActionError
 from yatzy.game import Game
 from yatzy.registry import VARIANTS
-from yatzy.scorekeeping import correction_boxes
+from yatzy.scorekeeping import correction_boxes, round_boxes, rounds
 from yatzy.session import Amended, Session
 from yatzy.views import game_view
 
@@ -213,3 +213,16 @@ def test_a_correction_may_fill_only_the_boxes_the_engine_takes() -> None:
     with pytest.raises(InvalidActionError, match="5 dice"):
         correction_boxes(game, 0, (1, 1))
     assert game.log == log and game.amendments == []  # only tried: nothing changed
+
+
+def test_the_rounds_boxes_in_one_pass_agree_with_each_rounds_own() -> None:
+    """The page's list (round_boxes, one pass over the log) names the boxes correction_boxes
+    finds for each round with its dice as they are; mid-game and once the game is over."""
+    rng = random.Random(5)
+    game = Game("yatzy", ["A", "B"], dice_from="players")
+    while not game.is_over:
+        game.apply(game.roll_reaching([rng.randint(1, 6) for _ in range(5)]))
+        game.apply(Score(next(iter(game.score_options()))))
+        if len(game.log) in (12, 60):
+            assert round_boxes(game) == [list(correction_boxes(game, r.turn, r.dice)) for r in rounds(game)]
+    assert round_boxes(game) == [[r.box] for r in rounds(game)]

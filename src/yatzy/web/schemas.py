@@ -166,7 +166,8 @@ class RoundOut(BaseModel):
     dice: list[int] = Field(description="the dice when the box was filled")
     box: str
     boxes: list[str] = Field(default_factory=list, description="the boxes a correction of this turn may fill "
-                             "with its dice as they are (the engine's choice; other dice may allow others)")
+                             "with its dice as they are: the engine's options then, less those a later turn "
+                             "fills (other dice may allow others; a later turn may still refuse one)")
 
 
 # A storage dataclass that an answer carries as it is (``SeatResult``, ``PlayerStats``,

@@ -14,7 +14,7 @@ from ...errors import YatzyError
 from ...game import Game
 from ...i18n import _, language
 from ...registry import get_ruleset
-from ...scorekeeping import correction_boxes, rounds
+from ...scorekeeping import round_boxes, rounds
 from ...seats import Seat
 from ..connection import reveal_of
 from ..deps import BaseUrl, LangDep, RoomDep, RoomsDep, http_error
@@ -122,6 +122,6 @@ async def room_rounds(room: RoomDep) -> list[RoundOut]:
     """The finished turns of the room's game, oldest first: what a scorekeeper room's
     correction (the ``amend`` message) names by ``turn``."""
     async with room.lock:
-        found = [(r, list(correction_boxes(room.game, r.turn, r.dice))) for r in rounds(room.game)]
+        found = list(zip(rounds(room.game), round_boxes(room.game), strict=True))
     return [RoundOut(turn=r.turn, seat=r.player, number=r.number, dice=list(r.dice), box=r.box, boxes=boxes)
             for r, boxes in found]
