@@ -54,6 +54,10 @@ class Decision:
     """The coach's best option (the one played when it lost nothing)."""
     points_lost: float
     """Expected points the choice lost against the best option: 0 or more."""
+    played_points: int | None = None
+    """What the box played scored (None for a roll): the words name it ("Sixes for 18")."""
+    best_points: int | None = None
+    """What the best option's box would have scored (None when the best was a roll)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,9 @@ class Analysis:
     actions: int
     """How many actions of the game's log were analysed (all of them)."""
     seats: tuple[SeatAnalysis, ...]
+    keeps_guessed: bool = False
+    """A scorekeeper game: the dice kept before each throw were not typed but guessed from
+    the throws (:meth:`Game.roll_reaching`), and the keeps are judged on that guess."""
 
     def seat(self, index: int) -> SeatAnalysis:
         """The analysis of seat ``index``; KeyError if that seat was not analysed."""
@@ -139,7 +146,8 @@ def analyse(game: Game, seats: Iterable[int] | None = None, *, coach: Coach | No
                 found[mover].append(decision)
         replay.apply(action)
     return Analysis(game.ruleset.name, len(game.log),
-                    tuple(SeatAnalysis(i, game.seats[i].name, tuple(found[i])) for i in chosen))
+                    tuple(SeatAnalysis(i, game.seats[i].name, tuple(found[i])) for i in chosen),
+                    keeps_guessed=game.dice_from == "players")
 
 
 def _decision(coach: Coach, game: Game, index: int, action: Roll | Score) -> Decision | None:
@@ -157,6 +165,12 @@ def _decision(coach: Coach, game: Game, index: int, action: Roll | Score) -> Dec
         raise InvalidActionError(_("action {number} ({action}) is not among the coach's options").format(
             number=index + 1, action=action))
     assert game.state.dice is not None
+    scores = game.score_options()
+
+    def points(move: Roll | Score) -> int | None:
+        return scores[game.ruleset.category(move.category).id] if isinstance(move, Score) else None
+
     return Decision(index=index, seat=game.state.current, turn=len(game.player.card) + 1,
                     dice=game.state.dice, rolls_left=game.rolls_left, played=played.action,
-                    best=options[0].action, points_lost=max(0.0, float(played.regret)))
+                    best=options[0].action, points_lost=max(0.0, float(played.regret)),
+                    played_points=points(played.action), best_points=points(options[0].action))

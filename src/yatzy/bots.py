@@ -15,7 +15,7 @@ import numpy as np
 
 from .errors import InvalidActionError
 from .game import Action, Game, Restore, Roll, Score
-from .i18n import _, pgettext
+from .i18n import _, current_language, language, pgettext
 from .registry import get_ruleset
 from .rules import Ruleset
 from .solver.simulate import Summary
@@ -161,6 +161,8 @@ class BotSpec:
     """The level as a player reads it, in the current language."""
     make: Callable[[Ruleset, int | None], Player]
     """The bot for a ruleset and a seed."""
+    default_name: Callable[[], str]
+    """A seat of this level's name until someone names it ("Greedy bot"), in the current language."""
 
 
 def _coach(temperature: float) -> Callable[[Ruleset, int | None], Player]:
@@ -171,13 +173,20 @@ def _coach(temperature: float) -> Callable[[Ruleset, int | None], Player]:
 
 
 BOT_SPECS: tuple[BotSpec, ...] = (
-    BotSpec("random", "nothing", lambda: pgettext("bot level", "random"), lambda rs, seed: RandomBot(seed)),
-    BotSpec("greedy", "nothing", lambda: pgettext("bot level", "greedy"), lambda rs, seed: GreedyBot()),
-    BotSpec("beginner", "nothing", lambda: pgettext("bot level", "beginner"), lambda rs, seed: GreedyBot()),
-    BotSpec("casual", "solver", lambda: pgettext("bot level", "casual"), _coach(1.5)),
-    BotSpec("strong", "solver", lambda: pgettext("bot level", "strong"), _coach(0.4)),
-    BotSpec("optimal", "solver", lambda: pgettext("bot level", "optimal"), _coach(0.0)),
-    BotSpec("dozzy", "board", lambda: pgettext("bot level", "DOZZY expert"), lambda rs, seed: DozzyBot()),
+    BotSpec("random", "nothing", lambda: pgettext("bot level", "random"), lambda rs, seed: RandomBot(seed),
+            lambda: pgettext("bot name", "Random bot")),
+    BotSpec("greedy", "nothing", lambda: pgettext("bot level", "greedy"), lambda rs, seed: GreedyBot(),
+            lambda: pgettext("bot name", "Greedy bot")),
+    BotSpec("beginner", "nothing", lambda: pgettext("bot level", "beginner"), lambda rs, seed: GreedyBot(),
+            lambda: pgettext("bot name", "Beginner bot")),
+    BotSpec("casual", "solver", lambda: pgettext("bot level", "casual"), _coach(1.5),
+            lambda: pgettext("bot name", "Casual bot")),
+    BotSpec("strong", "solver", lambda: pgettext("bot level", "strong"), _coach(0.4),
+            lambda: pgettext("bot name", "Strong bot")),
+    BotSpec("optimal", "solver", lambda: pgettext("bot level", "optimal"), _coach(0.0),
+            lambda: pgettext("bot name", "Optimal bot")),
+    BotSpec("dozzy", "board", lambda: pgettext("bot level", "DOZZY expert"), lambda rs, seed: DozzyBot(),
+            lambda: pgettext("bot name", "Dozzy bot")),
 )
 """Every bot level, in menu order: the one table every front end reads."""
 
@@ -195,6 +204,25 @@ def level_name(level: str) -> str:
     Typed names (``--players "Anna,greedy"``) stay the English codes of :data:`BOTS`."""
     spec = bot_spec(level)
     return level if spec is None else spec.display()
+
+
+def bot_name(level: str) -> str:
+    """A bot seat's name until someone names it, in the current language ("Greedy bot",
+    "Ahne botti"); an unknown level's as :meth:`Seat.bot` names it."""
+    spec = bot_spec(level)
+    return f"{level.capitalize()} bot" if spec is None else spec.default_name()
+
+
+def default_names(seats: int) -> set[str]:
+    """Every name a seat has until someone names it, in the current language and in English
+    (the first start's): "Player 1" to "Player {seats}" and each level's bot name. A front end
+    renames such a seat when its kind changes, and keeps a name typed."""
+    found: set[str] = set()
+    for lang in {current_language(), "en"}:
+        with language(lang):
+            found |= {_("Player {n}").format(n=n) for n in range(1, seats + 1)}
+            found |= {b.default_name() for b in BOT_SPECS}
+    return found
 
 
 def needs_table(name: str, ruleset: Ruleset) -> bool:

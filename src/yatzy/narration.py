@@ -17,9 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .actions import Restore, Roll, Score, parse_action
+from .analysis import Analysis, Decision, SeatAnalysis
 from .dice import show_dice
 from .i18n import _, language, ngettext, number
-from .names import box_label
+from .names import box_label, category_name
 from .registry import find_variant
 from .session import (
     Amended,
@@ -38,15 +39,14 @@ from .session import (
 from .views import GameView, and_list
 
 if TYPE_CHECKING:  # types only: the solver and the storage are heavy to import
-    from .analysis import Decision, SeatAnalysis
     from .solver.coach import Option
     from .storage import GameSummary
 
-__all__ = ["event_text", "event_words", "preparing_text", "rolls_text", "round_text", "round_words",
-           "board_text", "tiles_text", "winners_text", "rolls_sentence", "dice_status_text",
-           "score_options_text", "coach_head_text", "coach_option_text", "more_moves_text",
-           "costly_move_text", "seat_analysis_texts", "every_decision_texts", "decision_text",
-           "game_summary_text"]
+__all__ = ["analysis_note", "board_text", "box_points_text", "coach_head_text", "coach_option_text",
+           "costly_move_text", "decision_move", "decision_text", "dice_status_text", "event_text",
+           "event_words", "every_decision_texts", "game_summary_text", "more_moves_text", "preparing_text",
+           "rolls_sentence", "rolls_text", "round_text", "round_words", "score_options_text",
+           "seat_analysis_texts", "tiles_text", "winners_text"]
 
 
 # ---- a view's state in words --------------------------------------------------------------
@@ -69,6 +69,11 @@ def rolls_text(view: GameView) -> str:
         return ngettext("{rolls} + {n} saved roll", "{rolls} + {n} saved rolls", view.saved_rolls).format(
             rolls=normal, n=view.saved_rolls)
     return normal
+
+
+def box_points_text(box: str, points: int) -> str:
+    """A box and what it scores: "14 Chance: 18 points", "1 Ones: 1 point"."""
+    return ngettext("{box}: {points} point", "{box}: {points} points", points).format(box=box, points=points)
 
 
 def board_text(tiles: Sequence[int]) -> str:
@@ -140,7 +145,7 @@ def event_text(e: Event, view: GameView) -> str:
         rolls = "; ".join(", ".join(f"{name(p)} {die}" for p, die in r) for r in e.rounds)
         return _("Roll-off: {rolls}. {name} starts.").format(rolls=rolls, name=name(e.first))
     if isinstance(e, Rolled):
-        return _sentence(_rolled(e, name(e.player)))
+        return _sentence(_rolled(e, name(e.player), guessed=view.dice_from == "players"))
     if isinstance(e, Scored):
         return _sentence(_scored(e, name(e.player), box(e.number)))
     if isinstance(e, TilesMoved):
@@ -174,13 +179,18 @@ def event_text(e: Event, view: GameView) -> str:
     raise TypeError(f"no words for a {e.kind} event")  # a new kind of event needs its words here
 
 
-def _rolled(e: Rolled, name: str) -> str:
+def _rolled(e: Rolled, name: str, guessed: bool) -> str:
+    """A roll; at a scorekeeper table (``guessed``) the dice kept are only the engine's guess
+    from the throws typed (:meth:`Game.roll_reaching`: as many dice as could stay), and say so."""
     dice = show_dice(e.dice)
     if e.roll == 1:
         return _("{name} rolls {dice}").format(name=name, dice=dice)
     if not e.kept:
         return _("{name} rolls all the dice again (roll {roll}): {dice}").format(
             name=name, roll=e.roll, dice=dice)
+    if guessed:
+        text = _("{name} keeps {kept} (guessed from the dice typed) and rolls again (roll {roll}): {dice}")
+        return text.format(name=name, kept=show_dice(e.kept), roll=e.roll, dice=dice)
     return _("{name} keeps {kept} and rolls again (roll {roll}): {dice}").format(
         name=name, kept=show_dice(e.kept), roll=e.roll, dice=dice)
 
@@ -314,27 +324,14 @@ def seat_analysis_texts(seat: SeatAnalysis) -> list[str]:
                       len(seat.decisions)).format(name=seat.name, points=number(seat.total_lost, 1),
                                                   n=len(seat.decisions)),
              _("The costliest moments:")]
-    return lines + [decision_text(rank, d) for rank, d in enumerate(seat.costliest, 1)]
+    return lines + [f"{rank}. " + decision_text(d, seat.name, turn=True)
+                    for rank, d in enumerate(seat.costliest, 1)]
 
 
 def every_decision_texts(seat: SeatAnalysis) -> list[str]:
     """One seat's every decision as lines, in the order played, after what it lost over the game."""
-    lines = seat_analysis_texts(seat)[:1]
-    for n, d in enumerate(seat.decisions, 1):
-        if d.points_lost >= SHOWN_LOSS:
-            lines.append(decision_text(n, d))
-        else:
-            lines.append(_("{rank}. Turn {turn}, dice {dice}: {played}, as the coach would.").format(
-                rank=n, turn=d.turn, dice=show_dice(d.dice), played=d.played.describe()))
-    return lines
-
-
-def decision_text(rank: int, d: Decision) -> str:
-    """A costly decision: "1. Turn 4, dice 2 2 5 6 6: keep 6 6 instead of keep 2 2 6 6, 3.1 points
-    lost."."""
-    return _("{rank}. Turn {turn}, dice {dice}: {played} instead of {best}, {points} points lost.").format(
-        rank=rank, turn=d.turn, dice=show_dice(d.dice), played=d.played.describe(), best=d.best.describe(),
-        points=number(d.points_lost, 1))
+    return seat_analysis_texts(seat)[:1] + [f"{n}. " + decision_text(d, seat.name, turn=True)
+                                            for n, d in enumerate(seat.decisions, 1)]
 
 
 def game_summary_text(g: GameSummary) -> str:
@@ -348,3 +345,48 @@ def game_summary_text(g: GameSummary) -> str:
         text += " " + ngettext("Winner: {names}.", "Winners: {names}.", len(g.winners)).format(
             names=and_list(g.winners))
     return text
+
+# ---- the analysis in words ------------------------------------------------------------------
+
+def decision_move(move: Roll | Score, points: int | None) -> str:
+    """A decision's move as a table of the analysis names it: "Sixes for 18" (the box and
+    what it scored), "keep 3 3 5", "roll every die"."""
+    if isinstance(move, Score) and points is not None:
+        return _("{box} for {points}").format(box=category_name(move.category), points=points)
+    return move.describe()
+
+
+def decision_text(d: Decision, name: str, *, turn: bool = False) -> str:
+    """One decision of the analysis in a player's words, naming the box and its points and
+    what the choice cost: "Anna scored Sixes for 18; Ones for 3 would have been better: −5.6."
+    (the cost in expected points, as the review shows it); "Turn 4: ..." with ``turn``."""
+    played = d.played
+    if isinstance(played, Score):
+        text = _("{name} scored {box} for {points}").format(
+            name=name, box=category_name(played.category), points=d.played_points)
+    elif played.keep:
+        text = _("{name} kept {dice} and rolled again").format(name=name, dice=show_dice(played.keep))
+    else:
+        text = _("{name} rolled all the dice again").format(name=name)
+    lost = number(d.points_lost, 1)
+    if round(d.points_lost, 1) <= 0:
+        text = _("{decision}: the coach's best move").format(decision=text)
+    elif isinstance(d.best, Score):
+        text += "; " + _("{box} for {points} would have been better: −{lost}").format(
+            box=category_name(d.best.category), points=d.best_points, lost=lost)
+    elif d.best.keep:
+        text += "; " + _("keeping {dice} would have been better: −{lost}").format(
+            dice=show_dice(d.best.keep), lost=lost)
+    else:
+        text += "; " + _("rolling all the dice again would have been better: −{lost}").format(lost=lost)
+    text = _sentence(text)
+    return _("Turn {turn}: {decision}").format(turn=d.turn, decision=text) if turn else text
+
+
+def analysis_note(a: Analysis) -> str | None:
+    """What a reader of the analysis must know about it, or None: in a scorekeeper game the
+    dice kept were guessed from the throws typed, and the keeps are judged on that guess."""
+    if not a.keeps_guessed:
+        return None
+    return _("The dice kept before each throw were not typed: they are guessed from the throws "
+             "(as many dice as could stay), and the keeps are judged on that guess.")

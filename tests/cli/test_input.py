@@ -295,11 +295,33 @@ def test_every_option_has_help() -> None:
                 assert getattr(param, "help", None), f"{name} --{param.name} has no help"
 
 
+def test_a_bot_nobody_named_is_named_in_the_games_language() -> None:
+    r = runner.invoke(app, ["play", "--plain", "--lang", "fi", "-p", "Me,bot:greedy,bot:random:Robo",
+                            "--seed", "1"], input="q\nk\n")
+    assert r.exit_code == 0, r.output
+    assert "Me 0 · Ahne botti 0 · Robo 0" in r.stdout and "Greedy bot" not in r.stdout
+    r = runner.invoke(app, ["play", "--plain", "-p", "bot:beginner", "--seed", "1"], input="q\nk\n")
+    assert "Beginner bot" in r.stdout
+
+
 @pytest.mark.parametrize("command", ["play", "simulate"])
 def test_help_lists_every_bot(command: str) -> None:
     r = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})
     assert r.exit_code == 0
-    assert ", ".join(BOTS) in r.stdout
+    assert ", ".join(BOTS) in " ".join(r.stdout.split())  # the help wraps at the terminal's width
+
+
+def test_help_names_a_value_beside_an_option_and_none_beside_a_flag() -> None:
+    """Typer's Rich help printed "<bool>" beside every flag (--plain, --roll-off, --help)."""
+    group = get_command(app)
+    for name in group.commands:  # type: ignore[attr-defined]
+        r = runner.invoke(app, [name, "--help"], env={"COLUMNS": "200"})
+        assert r.exit_code == 0 and "--help" in r.stdout, name
+        assert "<bool>" not in r.stdout, name
+    r = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    assert "--seed <int>" in r.stdout and "--players <str>" in r.stdout
+    plain = next(line for line in r.stdout.splitlines() if line.lstrip().startswith("--plain"))
+    assert plain.split()[:2] == ["--plain", "the"]  # its help follows at once
 
 
 def test_advise_table_labels_its_columns() -> None:

@@ -14,6 +14,7 @@ from yatzy.dice import is_submultiset
 from yatzy.errors import IllegalActionError, InvalidActionError
 from yatzy.game import Game
 from yatzy.registry import VARIANTS
+from yatzy.scorekeeping import correction_boxes, round_boxes, rounds
 from yatzy.session import Amended, Session
 from yatzy.views import game_view
 
@@ -190,3 +191,38 @@ def test_typed_rolls_in_the_notation_round_trip(text: str, roll: Roll) -> None:
 def test_malformed_typed_rolls_are_refused(text: str, message: str) -> None:
     with pytest.raises(InvalidActionError, match=message):
         parse_action(text)
+
+
+def test_a_correction_may_fill_only_the_boxes_the_engine_takes() -> None:
+    """The boxes a round fixed may go to, with what the dice typed score there: its own box and
+    the ones still open (not one a later round filled); once the card is full, its own alone."""
+    game = Game("kids", ["A"], dice_from="players")
+    for action in [*_turn((1, 1, 1, 2, 3), "ones"), *_turn((2, 2, 2, 2, 3), "twos")]:
+        game.apply(action)
+    assert correction_boxes(game, 0, (1, 1, 1, 2, 3)) == {"ones": 3, "threes": 3, "fours": 0, "fives": 0,
+                                                           "sixes": 0}
+    assert correction_boxes(game, 1, (2, 2, 6, 6, 6)) == {"twos": 4, "threes": 0, "fours": 0, "fives": 0,
+                                                           "sixes": 18}
+    for face, box in ((3, "threes"), (4, "fours"), (5, "fives"), (6, "sixes")):
+        for action in _turn((face,) * 5, box):
+            game.apply(action)
+    assert game.is_over
+    assert correction_boxes(game, 0, (1, 1, 1, 1, 2)) == {"ones": 4}
+    assert correction_boxes(game, 5, (1, 1, 1, 1, 2)) == {"sixes": 0}
+    log = list(game.log)
+    with pytest.raises(InvalidActionError, match="5 dice"):
+        correction_boxes(game, 0, (1, 1))
+    assert game.log == log and game.amendments == []  # only tried: nothing changed
+
+
+def test_the_rounds_boxes_in_one_pass_agree_with_each_rounds_own() -> None:
+    """The page's list (round_boxes, one pass over the log) names the boxes correction_boxes
+    finds for each round with its dice as they are; mid-game and once the game is over."""
+    rng = random.Random(5)
+    game = Game("yatzy", ["A", "B"], dice_from="players")
+    while not game.is_over:
+        game.apply(game.roll_reaching([rng.randint(1, 6) for _ in range(5)]))
+        game.apply(Score(next(iter(game.score_options()))))
+        if len(game.log) in (12, 60):
+            assert round_boxes(game) == [list(correction_boxes(game, r.turn, r.dice)) for r in rounds(game)]
+    assert round_boxes(game) == [[r.box] for r in rounds(game)]

@@ -110,7 +110,7 @@ def test_a_quick_game_in_one_click_with_the_bot_named_in_finnish(new_page: Any) 
     quick.click()
     page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
     page.wait_for_selector("table.scorecard")
-    expect(page.locator(".presence")).to_contain_text("Aloittelija-botti")
+    expect(page.locator(".presence")).to_contain_text("Aloittelijabotti")
     expect(page.locator("#roll")).to_have_attribute("aria-disabled", "false")  # my turn at once
     desk = new_page()
     desk.goto("/")

@@ -102,6 +102,9 @@ def test_a_scorekeeper_room_records_a_game_typed_at_the_table(new_page: Any) -> 
             page.screenshot(path=str(LOOK / "web-keeper-fix.png"))
             page.select_option("#amend-round", label="Ann, round 1: 1 1 1 1 1 → 1 Ones")
             expect(page.locator("#amend-box")).to_have_value("ones")
+            # only the boxes the round may fill: not Twos or Threes, which Ann filled later
+            offered = page.locator("#amend-box option")
+            expect(offered).to_have_text(["1 Ones", "4 Fours", "5 Fives", "6 Sixes"])
             page.fill("#amend-dice", "11112")
             page.click("#amend-save")
             expect(dialog).to_be_hidden()

@@ -9,6 +9,8 @@ from yatzy.analysis import AnalysisError, analyse
 from yatzy.bots import make_bot
 from yatzy.errors import InvalidActionError
 from yatzy.game import Game, Roll, Score
+from yatzy.i18n import language, number
+from yatzy.narration import analysis_note, decision_move, decision_text
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.solver.coach import Coach
@@ -89,3 +91,44 @@ def test_dozzy_and_a_coach_of_another_ruleset_are_refused(coach: Coach) -> None:
     yatzy_game.roll()
     with pytest.raises(InvalidActionError, match="this coach plays kids"):
         analyse(yatzy_game, coach=coach)
+
+
+def test_each_decision_in_the_words_a_player_uses(coach: Coach) -> None:
+    """The box and its points, the move the coach preferred and what the choice cost, in a
+    sentence (not "played score Twos; best was score Sixes"), in every language."""
+    game = Game("kids", ["Ann"], seed=1)
+    for action in [Roll((), (6, 6, 6, 6, 1)), Score("ones"), Roll((), (1, 2, 3, 4, 5)),
+                   Roll((), (1, 2, 3, 4, 5)), Roll((), (6, 6, 6, 1, 1)), Score("twos")]:
+        game.play(action)
+    first, again, _third, last = analyse(game, coach=coach).seat(0).decisions
+    assert (last.played_points, last.best, last.best_points) == (0, Score("sixes"), 18)
+    assert decision_text(last, "Ann") == \
+        f"Ann scored Twos for 0; Sixes for 18 would have been better: −{number(last.points_lost, 1)}."
+    assert decision_text(first, "Ann", turn=True) == (
+        f"Turn 1: Ann scored Ones for 1; keeping 6 6 6 6 would have been better: "
+        f"−{number(first.points_lost, 1)}.")
+    assert decision_text(again, "Ann").startswith("Ann rolled all the dice again; keeping ")
+    assert (decision_move(last.played, last.played_points), decision_move(last.best, last.best_points)) == \
+        ("Twos for 0", "Sixes for 18")
+    with language("ru"):
+        assert decision_text(last, "Ann").startswith(
+            "Ann записывает 0 в «Двойки»; лучше было записать «Шестёрки» за 18")
+    for lang in ("fi", "sv", "da", "nb", "ru"):
+        with language(lang):
+            words = decision_text(last, "Ann")
+        assert "{" not in words and "18" in words and words != decision_text(last, "Ann"), lang
+    best = Game("kids", ["Ann"], seed=1)
+    best.play(Roll((), (6, 6, 6, 6, 6)))
+    best.play(Score("sixes"))
+    [right] = analyse(best, coach=coach).seat(0).decisions
+    assert decision_text(right, "Ann") == "Ann scored Sixes for 30: the coach's best move."
+
+
+def test_the_analysis_of_a_scorekeeper_game_says_the_keeps_were_guessed(coach: Coach) -> None:
+    keeper = Game("kids", ["Ann"], dice_from="players")
+    for dice in ((1, 1, 2, 3, 6), (1, 1, 1, 4, 6)):
+        keeper.apply(keeper.roll_reaching(dice))
+    keeper.apply(Score("ones"))
+    guessed = analyse(keeper, coach=coach)
+    assert guessed.keeps_guessed and "guessed from the throws" in (analysis_note(guessed) or "")
+    assert analysis_note(analyse(kids_game(1), coach=coach)) is None

@@ -202,3 +202,21 @@ def test_winners_of_a_view() -> None:
     best = view.outcome.standings[0].total
     assert text in (f"Ann wins with {best}!", f"Bo wins with {best}!",
                     f"A tie: Ann and Bo share the win with {best}.")
+
+
+def test_a_keep_at_a_scorekeeper_table_is_said_to_be_guessed() -> None:
+    """At a real table only the throws are typed: the dice kept are the engine's guess
+    (Game.roll_reaching), and the words say so; a computer's roll keeps what was kept."""
+    keeper = Game("yatzy", ["Ann"], dice_from="players")
+    s = Session(keeper)
+    s.act(keeper.roll_reaching((1, 1, 2, 3, 6)))
+    [again] = s.act(keeper.roll_reaching((1, 1, 1, 4, 6)))
+    assert isinstance(again, Rolled) and again.kept == (1, 1, 6)
+    assert event_text(again, s.view()) == \
+        "Ann keeps 1 1 6 (guessed from the dice typed) and rolls again (roll 2): 1 1 1 4 6."
+    with language("fi"):
+        assert "(päätelty kirjoitetuista nopista)" in event_text(again, s.view())
+    seeded = Session(Game("yatzy", ["Ann"], seed=1))
+    seeded.act("r")
+    [kept] = seeded.act(f"k {seeded.view().dice[0]}")  # type: ignore[index]
+    assert "guessed" not in event_text(kept, seeded.view())

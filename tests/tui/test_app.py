@@ -595,3 +595,14 @@ async def test_low_vision_is_black_on_yellow_with_large_dice_and_remembered() ->
     async with YatzyApp(pace=0).run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+t")
     assert not Settings.load().low_vision
+
+
+@pilot_test
+async def test_a_bots_turn_names_its_level_in_the_games_language() -> None:
+    """ "Vuorossa Robo (botti: ahne)", not "(botti: greedy)": the level as the view words it."""
+    game = Game("yatzy", [Seat.bot("greedy", "Robo"), Seat("Ann")], seed=1)
+    app = YatzyApp(game, lang="fi", pace=10)  # the bot waits: its turn stays on the screen
+    async with app.run_test() as pilot:
+        await until(pilot, lambda: isinstance(app.screen, PlayScreen))
+        turn = str(app.screen.query_one("#turn").render())
+        assert turn.startswith("Vuorossa Robo (botti: ahne)"), turn

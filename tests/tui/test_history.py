@@ -324,3 +324,13 @@ async def test_typed_dice_are_counted_apart_and_marked() -> None:
         await choose(pilot, "history-dice", "players")
         assert best in " ".join(shown(stats))
         assert any("typed at a real table" in line for line in shown(stats))
+
+
+def test_a_bot_named_like_another_player_is_told_apart_by_its_level_in_the_language() -> None:
+    from yatzy.i18n import language
+    from yatzy.tui.history import who
+
+    players = [("Ann", "person", None), ("Ann", "bot", "greedy")]
+    with language("fi"):
+        assert who("Ann", "bot", "greedy", players) == "Ann (botti: ahne)"
+        assert who("Ann", "person", None, players) == "Ann"

@@ -21,6 +21,7 @@ from helpers.games import play_out
 from helpers.tui import Compare, pilot_test, until
 from yatzy.analysis import AnalysisError, Decision, analyse, check_analysable
 from yatzy.game import Game, Roll
+from yatzy.narration import decision_move, decision_text
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.solver.solve import solve
@@ -67,8 +68,9 @@ def rows(screen: ReviewScreen, selector: str) -> list[list[str]]:
 
 
 def row_of(d: Decision, rank: int | None = None) -> list[str]:
-    cells = [str(d.turn), dice_text(d.dice), lost_text(d.points_lost), d.played.describe(),
-             d.best.describe() if d.points_lost >= 0.05 else ""]
+    cells = [str(d.turn), dice_text(d.dice), lost_text(d.points_lost),
+             decision_move(d.played, d.played_points),
+             decision_move(d.best, d.best_points) if d.points_lost >= 0.05 else ""]
     return cells if rank is None else [str(rank), *cells]
 
 
@@ -117,9 +119,8 @@ async def test_a_decision_chosen_in_the_table_shows_its_step_and_verdict() -> No
         assert screen.step == worst.index
         assert dice_shown(screen) == worst.dice
         verdict = shown(screen, "#review-verdict")
-        assert f"Played: {worst.played.describe()}" in verdict
-        assert f"Best: {worst.best.describe()}" in verdict
-        assert f"{points(worst.points_lost)} points lost" in verdict
+        assert verdict == decision_text(worst, game.seats[worst.seat].name)  # "Ann scored Twos for 0; ..."
+        assert f"−{points(worst.points_lost)}" in verdict
         assert f"Step {worst.index} of {len(game.log)}" in shown(screen, "#review-step")
         await pilot.press("tab")  # back to the list, its cursor on that decision
         table = screen.query_one("#review-decisions", DataTable)

@@ -238,16 +238,44 @@ async def test_an_earlier_round_is_fixed_through_the_dialog_and_recorded() -> No
         assert len(game.amendments) == 1 and game.amendments[0].turn == 0
         assert game.log[2:] == log_before[2:]  # the later rounds stand as they were
         assert "Corrected: Anna, round 1: 6 6 6 6 6 → 6 Sixes 30" in shown(app, "#moves")
-        # a correction that breaks a later round is refused in the dialog, and nothing changes
+        # the box Anna filled in round 2 is not offered for round 1; the round's own box is picked
         await pilot.press("f", "up", "up", "enter", *"22444", "enter")
-        boxes = app.screen.query_one("#fix-boxes")
-        await pilot.press(*["down"] * 7, "enter")  # 13 Full House: Anna filled it in round 2
+        boxes = app.screen.query_one("#fix-boxes", OptionList)
+        ids = [boxes.get_option_at_index(i).id for i in range(boxes.option_count)]
         assert isinstance(app.screen, FixScreen) and boxes.display
-        assert str(app.screen.query_one("#fix-message").render()).strip()
+        assert "full_house" not in ids and {"sixes", "threes", "chance"} <= set(ids)
+        assert boxes.highlighted is not None and ids[boxes.highlighted] == "sixes"
         assert len(game.amendments) == 1 and game.totals() == [30 + 16, 15]
         await pilot.press("escape", "escape", "escape")
         assert isinstance(app.screen, KeeperScreen)
         assert isinstance(app.screen.focused, DiceEntry)
+
+
+@pilot_test
+async def test_the_fix_dialog_offers_only_the_boxes_the_round_may_fill_with_their_points() -> None:
+    """Mid-game a round may go to its own box or one still open, never to one a later round
+    filled; once the card is full, to its own box alone. Each names what the dice typed score."""
+    game = Game("kids", ["Anna"], dice_from="players")
+    app = YatzyApp(game, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await throw(pilot, [1, 1, 1, 2, 3])
+        await fill(pilot, "ones")
+        await throw(pilot, [2, 2, 2, 2, 3])
+        await fill(pilot, "twos")
+        await pilot.press("f", "up", "enter", "enter")  # round 1, its dice as they were
+        boxes = app.screen.query_one("#fix-boxes", OptionList)
+        assert [str(boxes.get_option_at_index(i).prompt) for i in range(boxes.option_count)] == [
+            "1 Ones: 3 points", "3 Threes: 3 points", "4 Fours: 0 points", "5 Fives: 0 points",
+            "6 Sixes: 0 points"]
+        await pilot.press("escape", "escape", "escape")
+        for face, box in enumerate(("threes", "fours", "fives", "sixes"), 3):
+            await throw(pilot, [face] * 5)
+            await fill(pilot, box)
+        await pilot.pause()
+        await pilot.press("escape", "f", *["up"] * 5, "enter", *"11112", "enter")
+        boxes = app.screen.query_one("#fix-boxes", OptionList)
+        assert [str(boxes.get_option_at_index(i).prompt) for i in range(boxes.option_count)] == [
+            "1 Ones: 4 points"]
 
 
 @pilot_test
@@ -369,6 +397,42 @@ async def test_the_new_game_screen_sets_up_a_scorekeeper_game() -> None:
         assert game.state.current == 1  # Ben starts, as chosen
     remembered = Settings.load().setup
     assert remembered.dice_from == "players" and remembered.first == 1
+
+
+@pilot_test
+async def test_a_row_switched_to_a_bot_takes_the_bots_name_in_the_games_language() -> None:
+    """A default name ("Pelaaja 3") becomes the bot's ("Vahva botti") and back; a name typed
+    stays; the kinds offered name the levels in the language ("botti: vahva", not "botti: strong")."""
+    app = YatzyApp(lang="fi", pace=0, offer_resume=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        assert screen.query_one("#name-1", Input).value == "Ahne botti"  # a first start's bot
+        screen.query_one("#add").focus()
+        await pilot.press("enter")
+        screen = app.screen
+        name = screen.query_one("#name-2", Input)
+        assert name.value == "Pelaaja 3"
+        kind = screen.query_one("#kind-2", Select)
+        assert ("botti: vahva", "strong") in [(str(p), v) for p, v in kind._options]
+        kind.value = "strong"
+        await pilot.pause()
+        assert name.value == "Vahva botti"
+        kind.value = "casual"
+        await pilot.pause()
+        assert name.value == "Harrastajabotti"
+        kind.value = "person"
+        await pilot.pause()
+        assert name.value == "Pelaaja 3"
+        screen.query_one("#name-0", Input).value = "Anna"
+        screen.query_one("#kind-0", Select).value = "greedy"
+        await pilot.pause()
+        assert screen.query_one("#name-0", Input).value == "Anna"  # typed: kept
+        screen.query_one("#start").focus()
+        await pilot.press("enter")
+        game = app.screen.game  # type: ignore[attr-defined]
+        assert [(s.name, s.level) for s in game.seats] == [("Anna", "greedy"), ("Ahne botti", "greedy"),
+                                                          ("Pelaaja 3", None)]
 
 
 def test_a_damaged_remembered_keeper_setup_falls_back() -> None:

@@ -117,3 +117,18 @@ async def test_a_costly_zero_is_asked_about_once_in_one_question_that_says_both(
         assert not isinstance(app.screen, ConfirmScreen)
         assert game.log[-1] == Score(zero.id)
         assert screen.session.view().players[0].boxes[zero.number - 1].points == 0
+
+
+@pilot_test
+async def test_the_warnings_threshold_is_counted_in_points_in_each_language() -> None:
+    """ "more than 1 point", not "more than 1 points"; Russian has a form for each count."""
+    for lang, one, three in (("en", "more than 1 point against", "more than 3 points against"),
+                             ("ru", "больше 1 очка против", "больше 3 очков против")):
+        app = YatzyApp(Game("kids", ["Ann"], seed=11), lang=lang, pace=0)
+        async with app.run_test(size=SIZE) as pilot:
+            app.settings.warn_above = None  # the first app's choice is remembered: start from off
+            said = []
+            for _ in range(2):
+                await pilot.press("w")
+                said.append(list(app._notifications)[-1].message)
+            assert one in said[0] and three in said[1], said

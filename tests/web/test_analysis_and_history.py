@@ -20,6 +20,7 @@ from yatzy.analysis import analyse
 from yatzy.bots import DozzyBot
 from yatzy.game import Game
 from yatzy.i18n import language
+from yatzy.narration import decision_text
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.solver.coach import Coach
@@ -166,6 +167,11 @@ def test_analysis_history_replays_and_statistics(client: TestClient, tmp_path: P
         assert [(d["index"], d["played"], d["best"], d["points_lost"]) for d in seat["decisions"]] == [
             (d.index, str(d.played), str(d.best), pytest.approx(d.points_lost)) for d in want.decisions]
         assert [d["index"] for d in seat["costliest"]] == [d.index for d in want.costliest]
+        # each decision in a player's words too (the page shows them), as the terminal's review says it
+        assert [d["text"] for d in seat["decisions"]] == [
+            decision_text(d, want.name, turn=True) for d in want.decisions]
+        assert all(d["text"].startswith(f"Turn {d['turn']}: {want.name} ") for d in seat["decisions"])
+    assert got["note"] is None  # the dice were rolled, not typed: no keep was guessed
     assert client.get(f"/api/rooms/{code}/analysis").json() == got  # computed once
     with Database(db_url(tmp_path)) as db:
         stored = get_game(db, game_id)

@@ -143,8 +143,8 @@ def test_a_rematch_has_the_same_seats_and_rules_and_the_others_may_follow(client
 
 # ---- the bots' names ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("lang", "name"), [("en", "Beginner bot"), ("fi", "Aloittelija-botti"),
-                                            ("sv", "Nybörjare-bot")])
+@pytest.mark.parametrize(("lang", "name"), [("en", "Beginner bot"), ("fi", "Aloittelijabotti"),
+                                            ("sv", "Nybörjarbot")])
 def test_a_bots_default_name_is_in_the_rooms_language(client: TestClient, lang: str, name: str) -> None:
     code = make_room(client, [{"name": "Ann"}, {"kind": "bot", "level": "beginner"},
                               {"kind": "bot", "level": "beginner", "name": "Robo"}], lang=lang)["code"]

@@ -120,6 +120,9 @@ def test_a_whole_scorekeeper_game_with_an_undo_and_a_correction(client: TestClie
                                   "action": f"s {box}"})["type"] == "ack"
         sync(ann, bo)
         assert ann.view["over"] and [p["total"] for p in ann.view["players"]] == [153, 153]
+        # the card is full: each round may fill its own box only, and the fix dialog lists just that
+        found = client.get(f"/api/rooms/{code}/rounds").json()
+        assert len(found) == 12 and [r["boxes"] for r in found] == [[r["box"]] for r in found]
         # a finished game may still be corrected; no reveal in a scorekeeper room
         sync(ann, bo)
         assert answer(ann, {"type": "undo", "id": "late-undo"})["code"] == "game_over"

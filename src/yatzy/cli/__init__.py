@@ -9,13 +9,12 @@ the options named alike and the progress bar.
 
 from __future__ import annotations
 
-import typer
-
 from . import games, history, sheets, solver, web
+from .common import commands
 
-app = typer.Typer(
+app = commands(
     help="Play and solve Yatzy: Scandinavian, Forced, Maxi, Osto, Yahtzee, DOZZY and Kids.",
-    no_args_is_help=True, add_completion=False,
+    no_args_is_help=True, add_completion=False, context_settings={"max_content_width": 200},
 )
 for group in (sheets, games, solver, web, history):
     app.add_typer(group.app)

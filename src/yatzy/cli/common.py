@@ -4,7 +4,7 @@ and the progress bar."""
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -20,6 +20,13 @@ from ..rules import Ruleset
 
 console = Console()
 """Results go to stdout; errors and progress bars to stderr."""
+
+
+def commands(**settings: Any) -> typer.Typer:
+    """A group of commands with plain help (click's): Typer 0.29's Rich help prints a value's
+    type beside every flag ("--plain <bool>", "--help <bool>") though a flag takes none, and no
+    option setting turns that off (a metavar hides it for our flags, never for --help)."""
+    return typer.Typer(rich_markup_mode=None, **settings)
 
 
 def fail(err: Exception | str) -> NoReturn:

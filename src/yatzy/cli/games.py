@@ -10,16 +10,16 @@ from typing import Annotated
 
 import typer
 
-from ..bots import BOTS
+from ..bots import BOTS, bot_name
 from ..errors import YatzyError
 from ..game import Game
 from ..i18n import _
 from ..registry import RULESETS
-from ..seats import parse_seats
+from ..seats import Seat, parse_seats
 from ..views import and_list
-from .common import BOT_LIST, LangOpt, OptionOpt, RulesOpt, console, fail, ruleset_from
+from .common import BOT_LIST, LangOpt, OptionOpt, RulesOpt, commands, console, fail, ruleset_from
 
-app = typer.Typer()
+app = commands()
 
 DEFAULT_PLAYERS = "You,bot:greedy"
 
@@ -84,6 +84,9 @@ def play(
         if bad is not None:
             fail(_("unknown bot level “{level}”; write bot:LEVEL with LEVEL one of {levels}").format(
                 level=bad, levels=BOT_LIST))
+        # a bot nobody named is named in the game's language ("bot:greedy" plays as "Ahne botti")
+        seats = [Seat.bot(s.level, bot_name(s.level)) if s.level and s.name == Seat.bot(s.level).name else s
+                 for s in seats]
         rs = ruleset_from(rules_ or "yatzy", option)
         try:
             game = Game(rs, seats, seed, roll_off=roll_off)

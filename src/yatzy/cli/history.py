@@ -14,12 +14,12 @@ from ..game import Game
 from ..i18n import _, number, percent, pgettext
 from ..registry import get_ruleset
 from ..views import and_list
-from .common import LangOpt, console, fail
+from .common import LangOpt, commands, console, fail
 
 if TYPE_CHECKING:
     from ..storage import Database
 
-app = typer.Typer(name="history", help="Finished and saved games, statistics and records.",
+app = commands(name="history", help="Finished and saved games, statistics and records.",
                   no_args_is_help=False)
 
 DbOpt = Annotated[str | None, typer.Option(

@@ -13,9 +13,9 @@ from ..errors import YatzyError
 from ..i18n import _
 from ..registry import RULESETS
 from ..rulesheet import rule_sheet, score_table
-from .common import JsonOpt, LangOpt, OptionOpt, RulesOpt, console, fail, ruleset_from
+from .common import JsonOpt, LangOpt, OptionOpt, RulesOpt, commands, console, fail, ruleset_from
 
-app = typer.Typer()
+app = commands()
 
 
 @app.command()

@@ -18,12 +18,23 @@ from ..errors import YatzyError
 from ..i18n import _, ngettext, number, percent
 from ..names import category_name
 from ..rules import Ruleset
-from .common import BOT_LIST, JsonOpt, LangOpt, OptionOpt, RulesOpt, console, fail, progress_bar, ruleset_from
+from .common import (
+    BOT_LIST,
+    JsonOpt,
+    LangOpt,
+    OptionOpt,
+    RulesOpt,
+    commands,
+    console,
+    fail,
+    progress_bar,
+    ruleset_from,
+)
 
 if TYPE_CHECKING:
     from ..solver.solve import Solution
 
-app = typer.Typer()
+app = commands()
 
 PlotOpt = Annotated[Path | None, typer.Option(
     help="also save a plot here: a .png, .svg or .pdf file in an existing folder")]

@@ -11,10 +11,10 @@ import typer
 
 from ..actions import Roll
 from ..errors import YatzyError
-from ..i18n import _
-from .common import LangOpt, console, fail
+from ..i18n import _, ngettext
+from .common import LangOpt, commands, console, fail
 
-app = typer.Typer()
+app = commands()
 
 
 @app.command()
@@ -57,5 +57,7 @@ def verify_dice(
     except YatzyError as e:
         fail(e)
     rolls = sum(1 for a in game.log if isinstance(a, Roll))
-    console.print(_("fair: the seed matches the commitment {commitment}, and all {n} rolls follow from it")
-                  .format(commitment=data["commitment"], n=rolls))
+    fair = ngettext("fair: the seed matches the commitment {commitment}, and its {n} roll follows from it",
+                    "fair: the seed matches the commitment {commitment}, and all {n} rolls follow from it",
+                    rolls)
+    console.print(fair.format(commitment=data["commitment"], n=rolls))

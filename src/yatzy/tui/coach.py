@@ -23,7 +23,7 @@ from textual.worker import get_current_worker
 
 from ..bots import DozzyBot
 from ..game import Action, Game, Roll, Score
-from ..i18n import _, language, number, percent
+from ..i18n import _, language, ngettext, number, percent
 from ..rules import Ruleset
 from ..solver.coach import Coach, Option, Position
 from ..solver.solve import solve
@@ -230,5 +230,6 @@ class CoachPanel(Vertical):
                 odds = " · ".join(f"{names[c]} {percent(p)}" for c, p in o.odds)
                 parts.append(Padding(Text(odds, style="italic"), (0, 0, 0, 3)))
         if len(options) > SHOWN:
-            parts.append(Text(_("… and {n} more moves").format(n=len(options) - SHOWN)))
+            more = len(options) - SHOWN
+            parts.append(Text(ngettext("… and {n} more move", "… and {n} more moves", more).format(n=more)))
         return parts

@@ -28,6 +28,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Select, Static, TabbedContent, TabPane
 
+from ..bots import level_name
 from ..errors import YatzyError
 from ..i18n import _, language, ngettext, number, percent, pgettext
 from ..names import category_name
@@ -88,7 +89,7 @@ Who = tuple[str, str, str | None]
 def who(name: str, kind: str, level: str | None, players: Iterable[Who]) -> str:
     """A player's name; a bot whose name another player also bears gets its level after it."""
     if kind == "bot" and any(n == name and (k, lv) != (kind, level) for n, k, lv in players):
-        return _("{name} (bot: {level})").format(name=name, level=level)
+        return _("{name} (bot: {level})").format(name=name, level=level_name(level or ""))
     return name
 
 

@@ -27,7 +27,7 @@ from ..bots import needs_table
 from ..dice import show_dice
 from ..errors import YatzyError
 from ..game import Action, Roll, Score
-from ..i18n import _, language, number
+from ..i18n import _, language, ngettext, number
 from ..names import box_label
 from ..narration import board_text, event_text, preparing_text, rolls_text, round_text, tiles_text
 from ..recording import Recorder
@@ -258,7 +258,7 @@ class PlayScreen(Screen[None]):
             turn = _("The game is over.")
         else:
             turn = _("{name}'s turn").format(name=current.name) if current.kind == "person" else \
-                _("{name}'s turn (bot: {level})").format(name=current.name, level=current.level)
+                _("{name}'s turn (bot: {level})").format(name=current.name, level=current.level_name)
             turn += " · " + rolls_text(view)
         self.put("#turn", Text(turn, style="bold"))
         held_word = _("HELD") if person is not None else _("KEPT")
@@ -521,8 +521,12 @@ class PlayScreen(Screen[None]):
             if settings.warn_above is None:
                 self.notify(_("No warning before costly moves (w turns it on)."), timeout=4)
                 return
-            self.notify(_("Asks before a move that loses more than {points:g} points against the "
-                          "coach's best (w changes it).").format(points=settings.warn_above), timeout=5)
+            warn = settings.warn_above
+            self.notify(ngettext("Asks before a move that loses more than {points:g} point against the "
+                                 "coach's best (w changes it).",
+                                 "Asks before a move that loses more than {points:g} points against the "
+                                 "coach's best (w changes it).", int(warn) if warn == int(warn) else 2)
+                        .format(points=warn), timeout=5)
         self.warm_coach()
 
     @work(thread=True, exclusive=True, group="warn")

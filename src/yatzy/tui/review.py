@@ -31,7 +31,7 @@ from ..dice import show_dice
 from ..errors import YatzyError
 from ..game import Game, Roll, Score
 from ..i18n import _, language, ngettext, number
-from ..narration import rolls_text, round_text, winners_text
+from ..narration import analysis_note, decision_move, decision_text, rolls_text, round_text, winners_text
 from ..views import GameView, game_view
 from .coach import build
 from .texts import dice_text
@@ -265,6 +265,9 @@ class ReviewScreen(Screen[None]):
                                  len(seat.decisions)).format(
                 name=name, points=points(seat.total_lost), n=len(seat.decisions)), style="bold")
             head.append("\n" + _("The costliest moments:"))
+        note = analysis_note(self.analysis) if self.analysis is not None else None
+        if note:
+            head = Text(note + "\n").append_text(head)
         summary.update(head)
         costliest.display = bool(seat.costliest)
         self.columns(costliest, first="#")
@@ -293,8 +296,8 @@ class ReviewScreen(Screen[None]):
             Text(str(d.turn), style=style, justify="right"),
             Text(dice_text(d.dice), style=style),
             Text(lost_text(d.points_lost), style=loss_style if lost else "", justify="right"),
-            Text(d.played.describe(), style=style),
-            Text("" if not lost else d.best.describe(), style=style),
+            Text(decision_move(d.played, d.played_points), style=style),
+            Text("" if not lost else decision_move(d.best, d.best_points), style=style),
         ]
 
     def follow_step(self) -> None:
@@ -386,17 +389,15 @@ class ReviewScreen(Screen[None]):
             text.append(winners_text(view) if view.over else _("The game was left here, unfinished."),
                         style="bold")
             return text
-        text.append(_("Played: {move}").format(move=action.describe()))
         decision = self.decisions.get(self.step)
         if decision is not None:
-            if decision.points_lost >= SHOWN_LOSS:
-                text.append("\n" + _("Best: {move}").format(move=decision.best.describe()))
-                style = f"bold {self.app.current_theme.error or ''}".strip()
-                text.append("\n" + _("▼ {points} points lost").format(points=points(decision.points_lost)),
-                            style=style)
-            else:
-                text.append("\n" + _("✓ the coach's best move"), style="bold")
-        elif self.problem is not None:
+            name = self.game.seats[decision.seat].name
+            lost = decision.points_lost >= SHOWN_LOSS
+            style = f"bold {self.app.current_theme.error or ''}".strip() if lost else "bold"
+            text.append(decision_text(decision, name), style=style)
+            return text
+        text.append(_("Played: {move}").format(move=action.describe()))
+        if self.problem is not None:
             text.append("\n\n" + self.problem)
         elif self.analysis is None:
             text.append("\n" + _("The analysis is on its way…"))

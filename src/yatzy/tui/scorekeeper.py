@@ -25,8 +25,8 @@ from ..dice import parse
 from ..errors import YatzyError
 from ..i18n import _, language
 from ..names import box_label
-from ..narration import round_words, tiles_text, winners_text
-from ..scorekeeping import Round, correction, correction_returns, rounds
+from ..narration import box_points_text, round_words, tiles_text, winners_text
+from ..scorekeeping import Round, correction, correction_boxes, correction_returns, rounds
 from ..session import Amended, Event, Session
 from ..views import GameView
 from .dialogs import HelpScreen
@@ -158,18 +158,23 @@ class FixScreen(ModalScreen[bool]):
         with language(self.lang):
             try:
                 self.dice = parse(event.value)
-                correction(self.session.game, self.chosen.turn, self.dice, self.chosen.box)
+                allowed = correction_boxes(self.session.game, self.chosen.turn, self.dice)
             except YatzyError as e:
                 self.say(str(e))
                 return
+            if not allowed:
+                self.say(_("No box this round may fill takes these dice; type the dice again."))
+                return
             player = self.session.view().players[self.chosen.player]
+            shown = [b for b in player.boxes if b.id in allowed]
             boxes = self.query_one("#fix-boxes", OptionList)
             boxes.clear_options()
-            boxes.add_options([Option(box_label(b.number, b.name), id=b.id) for b in player.boxes])
+            boxes.add_options([Option(box_points_text(box_label(b.number, b.name), allowed[b.id]), id=b.id)
+                               for b in shown])
             self.hint(_("↑ ↓ and Enter: the box these dice filled · Esc: back"))
         self.query_one("#fix-dice").display = False
         boxes.display = True
-        boxes.highlighted = next(i for i, b in enumerate(player.boxes) if b.id == self.chosen.box)
+        boxes.highlighted = next((i for i, b in enumerate(shown) if b.id == self.chosen.box), 0)
         boxes.focus()
         self.say("")
 

@@ -18,7 +18,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from ..bots import BOT_SPECS
+from ..bots import BOT_SPECS, bot_name, default_names, level_name
 from ..errors import YatzyError
 from ..game import Game
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, language
@@ -62,7 +62,7 @@ class NewGameScreen(Screen[None]):
         if not settings.remembered:  # a first start: the default players named in the language
             with language(self.lang):
                 self.setup.seats = [Seat(_("Player {n}").format(n=1)),
-                                    Seat(_("{level} bot").format(level="Greedy"), "bot", "greedy")]
+                                    Seat(bot_name("greedy"), "bot", "greedy")]
             settings.setup.seats = list(self.setup.seats)
         self.focus_after: str | None = "start"
 
@@ -98,7 +98,7 @@ class NewGameScreen(Screen[None]):
             keeper = s.dice_from == "players"
             yield Static(Text(_("Players"), style="bold"), classes="heading")
             kinds = [(_("person"), "person")]
-            kinds += [(_("bot: {level}").format(level=b), b) for b in levels(s.rules)]
+            kinds += [(_("bot: {level}").format(level=level_name(b)), b) for b in levels(s.rules)]
             codes = [code for _label, code in kinds]
             with Vertical(id="players"):
                 for i, seat in enumerate(s.seats):
@@ -208,8 +208,7 @@ class NewGameScreen(Screen[None]):
                 if kind == "person":
                     seats.append(Seat(name or _("Player {n}").format(n=i + 1)))
                 else:
-                    seats.append(Seat(name or _("{level} bot").format(level=str(kind).capitalize()), "bot",
-                                      str(kind)))
+                    seats.append(Seat(name or bot_name(str(kind)), "bot", str(kind)))
             s.seats = seats
             if s.dice_from == "players":
                 s.first = int(self.query_one("#first", Select).value)  # type: ignore[arg-type]
@@ -234,11 +233,22 @@ class NewGameScreen(Screen[None]):
             self.read()
             self.setup.dice_from = str(event.value)
             await self.redraw("dice-from")
+        elif (event.select.id or "").startswith("kind-"):
+            self.renamed(int(str(event.select.id).removeprefix("kind-")), str(event.value))
         elif event.select.id == "lang" and event.value != self.setup.lang:
             self.read()
             self.setup.lang = str(event.value)
             self.app.lang = self.setup.lang  # type: ignore[attr-defined]
             await self.redraw("lang")
+
+    def renamed(self, i: int, kind: str) -> None:
+        """Row ``i`` switched to ``kind``: a name nobody typed ("Player 3", "Greedy bot") becomes
+        the new kind's ("Strong bot", in the game's language); a typed name stays."""
+        entry = self.query_one(f"#name-{i}", Input)
+        with language(self.lang):
+            if entry.value.strip() and entry.value.strip() not in default_names(MAX_PLAYERS):
+                return
+            entry.value = _("Player {n}").format(n=i + 1) if kind == "person" else bot_name(kind)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

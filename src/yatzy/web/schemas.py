@@ -162,10 +162,12 @@ class DecisionOut(BaseModel):
     dice: list[int] = Field(description="the dice on the table when the decision was made")
     rolls_left: int
     played: str = Field(description="what was played, in the notation: k 335 (kept before rolling), s chance")
-    played_words: str
+    played_words: str = Field(description="what was played in words: Sixes for 18, keep 3 3 5")
     best: str = Field(description="the exact solver's best move")
     best_words: str
     points_lost: float = Field(description="expected points lost against the best move (0 or more)")
+    text: str = Field(default="", description="the decision in a player's words: Turn 4: Anna scored Sixes "
+                      "for 18; Ones for 3 would have been better: −5.6.")
 
 
 class SeatAnalysisOut(BaseModel):
@@ -185,6 +187,8 @@ class AnalysisOut(BaseModel):
     ruleset: str
     actions: int = Field(description="the actions of the log analysed (all of them)")
     seats: list[SeatAnalysisOut] = Field(default_factory=list)
+    note: str | None = Field(default=None, description="what a reader must know: in a scorekeeper game the "
+                             "dice kept were guessed from the throws typed")
 
 
 class RoundOut(BaseModel):
@@ -195,6 +199,9 @@ class RoundOut(BaseModel):
     number: int = Field(description="the seat's round, 1 first")
     dice: list[int] = Field(description="the dice when the box was filled")
     box: str
+    boxes: list[str] = Field(default_factory=list, description="the boxes a correction of this turn may fill "
+                             "with its dice as they are: the engine's options then, less those a later turn "
+                             "fills (other dice may allow others; a later turn may still refuse one)")
 
 
 # A storage dataclass that an answer carries as it is (``SeatResult``, ``PlayerStats``,

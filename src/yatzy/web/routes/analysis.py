@@ -16,6 +16,7 @@ from ...analysis import Analysis, AnalysisError, Decision, analyse, check_analys
 from ...errors import YatzyError
 from ...game import Game
 from ...i18n import _, language
+from ...narration import analysis_note, decision_move, decision_text
 from ...storage import Database, store_analysis
 from ..coaching import COACHES
 from ..deps import AnalysesDep, DatabaseDep, LangDep, RoomDep, SettingsDep, http_error
@@ -26,20 +27,21 @@ __all__ = ["analysis_out", "router"]
 router = APIRouter()
 
 
-def _decision(d: Decision) -> DecisionOut:
+def _decision(d: Decision, name: str) -> DecisionOut:
     """A decision with its moves in the notation and in words (in the current language)."""
     return DecisionOut(index=d.index, seat=d.seat, turn=d.turn, dice=list(d.dice), rolls_left=d.rolls_left,
-                       played=str(d.played), played_words=d.played.describe(), best=str(d.best),
-                       best_words=d.best.describe(), points_lost=d.points_lost)
+                       played=str(d.played), played_words=decision_move(d.played, d.played_points),
+                       best=str(d.best), best_words=decision_move(d.best, d.best_points),
+                       points_lost=d.points_lost, text=decision_text(d, name, turn=True))
 
 
 def analysis_out(game_id: int, analysis: Analysis) -> AnalysisOut:
     """An analysis as the API answers it (the decisions described in the current language)."""
     return AnalysisOut(status="ready", game_id=game_id, ruleset=analysis.ruleset, actions=analysis.actions,
-                       seats=[
+                       note=analysis_note(analysis), seats=[
         SeatAnalysisOut(seat=s.seat, name=s.name, total_lost=s.total_lost,
-                        decisions=[_decision(d) for d in s.decisions],
-                        costliest=[_decision(d) for d in s.costliest]) for s in analysis.seats])
+                        decisions=[_decision(d, s.name) for d in s.decisions],
+                        costliest=[_decision(d, s.name) for d in s.costliest]) for s in analysis.seats])
 
 
 async def _analyse(db: Database, game_id: int, game: Game) -> Analysis:

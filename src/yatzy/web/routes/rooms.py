@@ -11,12 +11,12 @@ import secrets
 import segno
 from fastapi import APIRouter, Response
 
-from ...bots import level_name
+from ...bots import bot_name
 from ...errors import YatzyError
 from ...game import Game
 from ...i18n import _, language
 from ...registry import get_ruleset
-from ...scorekeeping import rounds
+from ...scorekeeping import round_boxes, rounds
 from ...seats import Seat
 from ...storage.rooms import hash_token
 from ..connection import reveal_of
@@ -43,12 +43,6 @@ from ..schemas import (
 __all__ = ["router"]
 
 router = APIRouter()
-
-def bot_name(level: str) -> str:
-    """A bot's default name in the current language: "Beginner bot", "Aloittelija-botti"."""
-    name = _("{level} bot").format(level=level_name(level))
-    return name[:1].upper() + name[1:]
-
 
 @router.post("/api/rooms", response_model=RoomCreated, status_code=201)
 async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl) -> RoomCreated:
@@ -171,6 +165,6 @@ async def room_rounds(room: RoomDep) -> list[RoundOut]:
     """The finished turns of the room's game, oldest first: what a scorekeeper room's
     correction (the ``amend`` message) names by ``turn``."""
     async with room.lock:
-        found = rounds(room.game)
-    return [RoundOut(turn=r.turn, seat=r.player, number=r.number, dice=list(r.dice), box=r.box)
-            for r in found]
+        found = list(zip(rounds(room.game), round_boxes(room.game), strict=True))
+    return [RoundOut(turn=r.turn, seat=r.player, number=r.number, dice=list(r.dice), box=r.box, boxes=boxes)
+            for r, boxes in found]

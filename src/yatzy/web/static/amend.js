@@ -41,7 +41,9 @@ export class AmendDialog {
       const r = mine.find((x) => String(x.turn) === roundSelect.value);
       diceInput.value = r.dice.join("");
       if (returnsInput) returnsInput.value = "";
-      fill(boxSelect, v.players[r.seat].boxes.map((b) =>
+      // only the boxes the engine lets this round fill (the server names them; all when it does not)
+      const boxes = v.players[r.seat].boxes.filter((b) => !r.boxes || r.boxes.includes(b.id));
+      fill(boxSelect, boxes.map((b) =>
         h("option", { value: b.id, selected: b.id === r.box }, `${b.number} ${b.name}`)));
     };
     roundSelect.value = String(mine[mine.length - 1].turn);

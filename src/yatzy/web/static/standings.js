@@ -60,8 +60,9 @@ export class Standings {
     if (a.error) return h("p", {}, a.error);
     if (a.status !== "ready") return h("p", {}, t("analysis_preparing", { percent: Math.round((a.progress || 0) * 100) }));
     return h("section", { "aria-labelledby": "analysis-h" }, h("h3", { id: "analysis-h" }, t("analysis")),
+      a.note ? h("p", {}, a.note) : null,
       a.seats.map((s) => h("div", {}, h("p", {}, t("points_lost", { name: s.name, points: num(s.total_lost) })),
-        s.costliest.length ? h("ul", {}, s.costliest.map((d) => h("li", {},
+        s.costliest.length ? h("ul", {}, s.costliest.map((d) => h("li", {}, d.text ||
           t("costly", { turn: d.turn, played: d.played_words, best: d.best_words, points: num(d.points_lost) })))) : null)));
   }
 
