@@ -28,7 +28,7 @@ export function initFeel() {
     box.checked = setting(name);
     box.addEventListener("change", () => {
       store.set(`feel.${name}`, box.checked);
-      if (name === "speech" && !box.checked) speechSynthesis?.cancel();
+      if (name === "speech" && !box.checked) window.speechSynthesis?.cancel();
       if (name === "sounds" && box.checked) sound("hold");
     });
   }
