@@ -56,8 +56,9 @@ def new_page(browser: Any, base_url: str) -> Iterator[Any]:
     contexts = []
 
     def make(width: int = 1280, height: int = 900, **options: Any) -> Any:
+        options.setdefault("reduced_motion", "reduce")  # still dice, unless a test asks for motion
         context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height},
-                                      reduced_motion="reduce", **options)
+                                      **options)
         context.set_default_timeout(DEADLINE * 1000)
         contexts.append(context)
         return context.new_page()

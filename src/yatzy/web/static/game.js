@@ -2,15 +2,16 @@
 // and sends the player's actions in the project's notation over the room's connection. Its
 // parts are modules of their own: the connection, the typed dice and the fix dialog of a
 // scorekeeper room, the coach, the standings, DOZZY's tiles, the side panels, the keys and the
-// narration.
+// narration; the feel of the dice (their animation, sounds, reading aloud) is feel.js's.
 import { AmendDialog } from "./amend.js";
 import { renderFair, renderInvite, renderLog, renderPresence } from "./aside.js";
 import { cardTable } from "./card.js";
 import { Coach } from "./coach.js";
 import { Connection } from "./connection.js";
-import { dieFace, diceText, sortNums } from "./dice.js";
+import { dieFace, diceText, placeDice, sameDice, sortNums } from "./dice.js";
 import { $, fill, h, main } from "./dom.js";
 import { verifyRevealText } from "./fair.js";
+import { allAlike, bestsSoFar, celebrate, motion, sound, speak } from "./feel.js";
 import { t } from "./i18n.js";
 import { TypedDice } from "./keeper.js";
 import { cardKey, gameKey } from "./keys.js";
@@ -18,7 +19,7 @@ import { eventText, seatName } from "./narrate.js";
 import { announce, showError } from "./notice.js";
 import { showPreparing } from "./preparing.js";
 import { Standings } from "./standings.js";
-import { store } from "./store.js";
+import { session, store } from "./store.js";
 import { renderBoard, renderChoice } from "./tiles.js";
 
 const rolls = (v) => v.legal_actions.some((a) => a === "r" || a.startsWith("k "));
@@ -34,7 +35,11 @@ export class GameScreen {
     this.reveal = null;
     this.check = null;
     this.seedText = null;
-    this.held = new Set();
+    this.held = new Set(); // the places of the dice held
+    this.faces = null; // the dice on the table by place (the server's are a sorted multiset)
+    this.rolling = new Set(); // the places of the dice just rolled, shaken once
+    this.online = false; // the room's socket open and resumed: actions go through
+    this.bests = null; // this browser's players' best totals before this game (personal bests)
     this.diceCount = 5;
     this.version = null; // the last version seen
     this.log = [];
@@ -64,6 +69,8 @@ export class GameScreen {
   close() {
     this.closed = true;
     document.removeEventListener("keydown", this.onKey);
+    this.barSize?.disconnect();
+    document.documentElement.style.removeProperty("--bar-h");
     this.conn.close();
   }
 
@@ -83,6 +90,7 @@ export class GameScreen {
 
   act(action) {
     if (!this.view) return;
+    if (!this.online) { showError(t("offline_wait")); return; } // said, not lost
     this.actionSeq++;
     const id = `${Date.now().toString(36)}-${this.actionSeq}-${Math.random().toString(36).slice(2, 8)}`;
     this.lastAct = { id, action };
@@ -104,6 +112,7 @@ export class GameScreen {
     const m = JSON.parse(text);
     if (m.type === "welcome") {
       this.welcome = m;
+      if (!this.online) this.setOnline(true);
       if (m.role === "seat" && this.cred.seat !== m.seat) { this.cred.seat = m.seat; }
     } else if (m.type === "state") {
       this.setView(m.view, []);
@@ -142,12 +151,22 @@ export class GameScreen {
     }
   }
 
+  /** The socket dropped (``on`` false; it opens again by itself) or opened: actions wait
+   * until the room has answered again (its welcome), so no click is lost unseen. */
   setConnection(on) {
+    if (!on && this.online) this.setOnline(false);
+  }
+
+  setOnline(on) {
+    const back = on && this.view !== null;
+    this.online = on;
     const el = $("#conn");
     if (el) {
-      el.textContent = on ? "" : t("reconnecting");
+      el.textContent = on ? "" : `${t("reconnecting")} ${t("offline_wait")}`;
       el.hidden = on;
     }
+    if (this.view) this.render(false);
+    if (back) announce(t("reconnected"));
   }
 
   // -- views and events --
@@ -163,25 +182,88 @@ export class GameScreen {
       if (before !== null && e.version > before) lines.push(line);
     }
     if (this.log.length > 300) this.log = this.log.slice(-300);
-    // holds: after a roll, the dice kept stay held (the dice come back sorted); events sent
-    // again (the moves asked for in a new language) leave the holds as they are
-    const rolled = [...events].reverse().find((e) => e.kind === "rolled" && (before === null || e.version > before));
-    if (rolled && view.dice) {
-      const keep = [...rolled.kept];
-      this.held = new Set();
-      view.dice.forEach((d, i) => {
-        const at = keep.indexOf(d);
-        if (at >= 0) { keep.splice(at, 1); this.held.add(i); }
-      });
-    }
-    if (!view.dice || view.over) this.held = new Set();
+    const fresh = events.filter((e) => before === null || e.version > before);
     this.view = view;
+    this.place(view, fresh, before === null);
     this.version = view.version;
     this.pendingChoice = null;
     this.render(mine);
+    const live = before !== null && lines.length <= 8; // moves seen as they happen, not a catch-up
+    const cheers = live ? this.cheers(fresh) : [];
     if (before === null) announce(this.turnText());
     else if (lines.length > 8) announce(`${t("caught_up")} ${lines.slice(-3).join(" ")}`);
-    else if (lines.length) announce(lines.join(" "));
+    else if (lines.length || cheers.length) announce([...lines, ...cheers].join(" "));
+    if (live) {
+      if (fresh.some((e) => e.kind === "rolled")) sound("roll");
+      else if (fresh.some((e) => e.kind === "scored")) sound("score");
+      speak(lines.join(" "));
+    }
+    if (before === null && !view.over && this.bests === null) this.askBests(view);
+  }
+
+  /**
+   * Where the dice lie (dice.js's placeDice): each new roll leaves the kept dice in their
+   * places, and a turn's other moves clear the table. The dice held stay held, over a reload
+   * too (this tab's sessionStorage, by room, seat and the game's version); events sent again
+   * (the moves asked for in a new language) change nothing.
+   */
+  place(view, fresh, loaded) {
+    this.rolling = new Set();
+    for (const e of fresh) {
+      if (e.kind === "rolled") {
+        const placed = placeDice(this.faces, this.held, e.kept, e.rolled);
+        this.faces = placed.dice;
+        this.held = new Set(placed.kept);
+        if (!loaded) this.rolling = new Set(placed.dice.map((_, i) => i).filter((i) => !this.held.has(i)));
+      } else if (e.kind !== "roll_off") {
+        this.faces = null;
+        this.held = new Set();
+      }
+    }
+    if (!view.dice || view.over) { this.faces = null; this.held = new Set(); }
+    else if (!sameDice(this.faces, view.dice)) { this.faces = [...view.dice]; this.held = new Set(); }
+    if (loaded) {
+      const saved = session.get(this.holdKey());
+      if (saved && saved.version === view.version && sameDice(saved.dice, view.dice)) {
+        this.faces = saved.dice;
+        this.held = new Set(saved.held.filter((i) => i < saved.dice.length));
+      }
+    }
+    this.keepHolds(view);
+  }
+
+  holdKey() {
+    return `held.${this.code}.${this.cred.role === "seat" ? this.cred.seat : this.cred.role}`;
+  }
+
+  /** The dice this browser holds, remembered for a reload during its turn; forgotten once the
+   * turn moved on. */
+  keepHolds(view = this.view) {
+    if (this.faces && view && !view.over && view.legal_actions.length && this.isMe(view.current)) {
+      session.set(this.holdKey(), { version: view.version, dice: this.faces, held: sortNums([...this.held]) });
+    } else session.remove(this.holdKey());
+  }
+
+  /** The celebrations of new events (a Yatzy rolled; a personal best at the end): their words. */
+  cheers(fresh) {
+    const words = [];
+    if (fresh.some((e) => e.kind === "rolled" && allAlike(e.dice))) words.push(t("cheer_yatzy"));
+    const over = fresh.find((e) => e.kind === "game_over");
+    if (over && this.bests) {
+      for (const s of over.standings) {
+        if (this.isMe(s.player) && this.bests.has(s.name) && s.total > this.bests.get(s.name)) {
+          words.push(t("cheer_best", { name: s.name, total: s.total }));
+        }
+      }
+    }
+    if (words.length) celebrate(words.join(" "));
+    return words;
+  }
+
+  async askBests(view) {
+    this.bests = new Map();
+    const names = view.players.filter((p) => p.kind === "person" && this.isMe(p.seat)).map((p) => p.name);
+    if (names.length) this.bests = await bestsSoFar(view.ruleset, names);
   }
 
   isMe(seat) {
@@ -229,15 +311,22 @@ export class GameScreen {
     fill(main, h("div", { class: "game" },
       h("div", { class: "play" },
         e.heading, e.conn, e.meta, e.badge, e.standings,
-        e.tableTop = h("section", { class: "table-top", "aria-labelledby": "dice-h" },
+        e.tableTop = h("section", { class: "table-top", id: "table-top", "aria-labelledby": "dice-h" },
           h("h2", { id: "dice-h", class: "sr-only" }, t("dice")),
-          e.dice, e.keeperForm, h("div", { class: "actions" }, e.roll, e.coachButton), e.choice, e.coach, e.board,
-          e.hint = h("p", { class: "hint", id: "keys-hint" }, t("keys_hint"))),
+          e.dice, e.keeperForm, h("div", { class: "actions" }, e.roll)),
+        e.tableMore = h("div", { class: "table-more" }, h("div", { class: "actions" }, e.coachButton), e.choice, e.coach, e.board,
+          e.hint = h("p", { class: "hint keys-hint", id: "keys-hint" }, t("keys_hint"))),
         e.keeperBar, e.card, e.amend),
       h("div", { class: "aside" }, e.invite, e.presence, e.fair, e.log)));
     renderInvite(e.invite, this.code, this.view);
     this.renderPresence();
     this.renderFair();
+    // the dice stay in reach while the card scrolls (a sticky bar): what gets the focus is
+    // scrolled clear of it
+    this.barSize?.disconnect();
+    this.barSize = new ResizeObserver(() => document.documentElement.style.setProperty("--bar-h",
+      `${Math.ceil(e.tableTop.getBoundingClientRect().height)}px`));
+    this.barSize.observe(e.tableTop);
   }
 
   render(mine) {
@@ -248,6 +337,7 @@ export class GameScreen {
     if (this.cred.role === "spectator") bits.push(t("watching"));
     this.el.meta.textContent = bits.join(" · ");
     this.el.tableTop.hidden = v.over;
+    this.el.tableMore.hidden = v.over;
     if (!this.invitePlaced) { this.invitePlaced = true; this.el.invite.open = v.version === 0 && !v.over; }
     this.renderDice();
     this.renderKeeper();
@@ -303,38 +393,43 @@ export class GameScreen {
         onclick: () => this.toggle(i) }));
     }
     const active = this.canKeep();
+    const shake = motion();
     [...box.children].forEach((btn, i) => {
-      const face = v.dice ? v.dice[i] : null;
+      const face = this.faces ? this.faces[i] : null;
       btn.setAttribute("aria-label", face ? t("die_label", { n: i + 1, face }) : t("die_empty", { n: i + 1 }));
       btn.setAttribute("aria-pressed", String(this.held.has(i)));
       btn.setAttribute("aria-disabled", String(!active || !face));
       btn.tabIndex = this.keeper() ? -1 : 0; // typed dice are shown, not held
       btn.classList.toggle("held", this.held.has(i));
       btn.classList.toggle("blank", !face);
+      btn.classList.toggle("rolling", shake && this.rolling.has(i));
       fill(btn, dieFace(face), h("span", { class: "held-tag", "aria-hidden": "true" }, t("held")));
     });
-    this.el.roll.setAttribute("aria-disabled", String(!rolls(v)));
+    this.rolling = new Set(); // shaken once, not again at the next render
+    this.el.roll.setAttribute("aria-disabled", String(!this.online || !rolls(v)));
     this.el.roll.textContent = v.over ? t("roll") : v.saved_rolls ? t("roll_left_saved", { n: v.rolls_left, saved: v.saved_rolls })
       : t("roll_left", { n: v.rolls_left });
   }
 
   heldFaces() {
-    return sortNums([...this.held].map((i) => this.view.dice[i]));
+    return sortNums([...this.held].map((i) => this.faces[i]));
   }
 
   toggle(i) {
-    if (!this.canKeep() || !this.view.dice[i]) return;
+    if (!this.canKeep() || !this.faces?.[i]) return;
     if (this.held.has(i)) this.held.delete(i); else this.held.add(i);
+    this.keepHolds();
     this.renderDice();
+    sound("hold");
     const faces = this.heldFaces();
-    announce(`${t(this.held.has(i) ? "die_held" : "die_released", { n: i + 1, face: this.view.dice[i] })} ${
+    announce(`${t(this.held.has(i) ? "die_held" : "die_released", { n: i + 1, face: this.faces[i] })} ${
       faces.length ? t("held_list", { dice: diceText(faces) }) : t("none_held")}`);
   }
 
   roll() {
     const v = this.view;
     if (!v || !rolls(v)) return;
-    const faces = v.dice ? this.heldFaces() : [];
+    const faces = this.faces ? this.heldFaces() : [];
     this.act(faces.length ? `k ${faces.join("")}` : "r");
   }
 
@@ -363,6 +458,7 @@ export class GameScreen {
     const table = cardTable(v, { acting: v.legal_actions.length ? v.current : null,
       onScore: (option) => this.score(option) });
     table.addEventListener("keydown", (e) => cardKey(e, this.el.card));
+    if (!this.online) for (const b of table.querySelectorAll("button.score")) b.setAttribute("aria-disabled", "true");
     fill(this.el.card, table);
   }
 

@@ -5,6 +5,7 @@
 // address shows; each screen is a module of its own.
 import { forgetCatalog } from "./api.js";
 import { $ } from "./dom.js";
+import { initFeel } from "./feel.js";
 import { GameScreen } from "./game.js";
 import { showGames } from "./history.js";
 import { loadLanguage, setLanguage } from "./i18n.js";
@@ -55,6 +56,7 @@ function setContrast(on) {
 async function init() {
   setRouter(show);
   setContrast(store.get("contrast", false));
+  initFeel();
   $("#contrast").addEventListener("click", () => setContrast(!document.documentElement.classList.contains("hc")));
   await loadLanguage();
   $("#lang").addEventListener("change", async (e) => {

@@ -1,5 +1,6 @@
-// A finished game replayed step by step (GET /api/games/{id}/replay): the move, the dice and
-// the scorecard at each step, with buttons and the arrow, Home and End keys.
+// A finished game replayed step by step (GET /api/games/{id}/replay): the move, the dice (a
+// score's: those it was scored with) and the scorecard at each step, with buttons and the
+// arrow, Home and End keys.
 import { api, needCatalog } from "./api.js";
 import { cardTable } from "./card.js";
 import { diceRow, diceText } from "./dice.js";
@@ -46,6 +47,13 @@ export async function showReplay(query) {
     card,
     h("p", {}, link("/?screen=games", t("back_to_games")))));
   let asked = 0;
+  /** The dice of step ``r``: a score's are the dice it was scored with, on the table one step
+   * before (the view after it has the table cleared for the next turn). */
+  async function scoredDice(r) {
+    const v = r.view;
+    if (v.dice || v.last?.kind !== "score" || r.step === 0) return v.dice;
+    try { return (await api("GET", `/api/games/${id}/replay?step=${r.step - 1}`)).view.dice; } catch { return null; }
+  }
   async function show(to, first = false) {
     to = Math.max(0, steps === null ? to : Math.min(to, steps));
     const ask = ++asked;
@@ -56,6 +64,8 @@ export async function showReplay(query) {
       return;
     }
     if (ask !== asked) return; // a later step was asked meanwhile
+    const dice = await scoredDice(r);
+    if (ask !== asked) return;
     step = r.step;
     steps = r.steps;
     const v = r.view;
@@ -63,7 +73,7 @@ export async function showReplay(query) {
     where.textContent = t("replay_position", { step, steps, round: Math.min(v.round, v.rounds), rounds: v.rounds });
     move.textContent = describeMove(v);
     next.textContent = r.next_action ? t("replay_next_action", { action: r.next_words ?? r.next_action }) : t("game_over");
-    fill(diceBox, diceRow(v.dice, v.dice?.length || 5));
+    fill(diceBox, diceRow(dice, dice?.length || 5));
     fill(card, cardTable(v, { captionId: "replay-caption", caption: t("scorecard") }));
     for (const [key, off] of [["first", step === 0], ["prev", step === 0], ["next", step >= steps], ["last", step >= steps]]) {
       $(`#replay-${key}`).setAttribute("aria-disabled", String(off));

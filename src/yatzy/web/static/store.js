@@ -1,10 +1,18 @@
-// What the page remembers in the browser (localStorage, keys prefixed "yatzy."): the language,
-// the contrast, and each room's credentials. Private mode (no storage) remembers nothing.
+// What the page remembers in the browser, keys prefixed "yatzy.": in localStorage (store) the
+// language, the contrast, the settings and each room's credentials; in sessionStorage (session,
+// this tab only, gone when it closes) the dice held in a turn, so a reload keeps them. Private
+// mode (no storage) remembers nothing.
 
-export const store = {
-  get(key, fallback = null) {
-    try { const v = localStorage.getItem(`yatzy.${key}`); return v === null ? fallback : JSON.parse(v); }
-    catch { return fallback; }
-  },
-  set(key, value) { try { localStorage.setItem(`yatzy.${key}`, JSON.stringify(value)); } catch { /* private mode */ } },
-};
+function kept(storage) {
+  return {
+    get(key, fallback = null) {
+      try { const v = storage().getItem(`yatzy.${key}`); return v === null ? fallback : JSON.parse(v); }
+      catch { return fallback; }
+    },
+    set(key, value) { try { storage().setItem(`yatzy.${key}`, JSON.stringify(value)); } catch { /* private mode */ } },
+    remove(key) { try { storage().removeItem(`yatzy.${key}`); } catch { /* private mode */ } },
+  };
+}
+
+export const store = kept(() => localStorage);
+export const session = kept(() => sessionStorage);
