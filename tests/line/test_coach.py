@@ -16,6 +16,7 @@ from yatzy.analysis import analyse
 from yatzy.game import Game
 from yatzy.i18n import number
 from yatzy.line.play import hot_seat
+from yatzy.narration import decision_text
 from yatzy.seats import Seat
 from yatzy.solver.coach import Coach, Option
 from yatzy.solver.solve import solve
@@ -204,10 +205,10 @@ def test_the_analysis_after_the_game_reads_each_persons_costliest_decisions(
     lost = number(me.total_lost, 1)
     assert analysis[0] == f"Me lost {lost} points to the coach in {len(me.decisions)} decisions."
     assert analysis[1] == "The costliest moments:"
-    worst = me.costliest[0]
-    dice = " ".join(map(str, worst.dice))
-    assert analysis[2] == (f"1. Turn {worst.turn}, dice {dice}: {worst.played.describe()} "
-                           f"instead of {worst.best.describe()}, {number(worst.points_lost, 1)} points lost.")
+    worst = me.costliest[0]  # in the analysis' own words, as the review and the page say it
+    assert analysis[2] == "1. " + decision_text(worst, "Me", turn=True)
+    assert analysis[2].startswith(f"1. Turn {worst.turn}: Me ")
+    assert f"−{number(worst.points_lost, 1)}" in analysis[2]
     assert len(analysis) == 2 + len(me.costliest)
     with Database() as db:  # kept with the game in the history
         [stats] = [s for s in player_stats(db) if s.name == "Me"]
@@ -239,11 +240,9 @@ def test_every_decision_is_read_in_the_order_played(tmp_path: Path, monkeypatch:
     me = analyse(game, [1]).seat(1)
     assert every[0].startswith("Me lost ") and len(every) == 1 + len(me.decisions)
     for n, (line, d) in enumerate(zip(every[1:], me.decisions, strict=True), 1):
-        head = f"{n}. Turn {d.turn}, dice {' '.join(map(str, d.dice))}: {d.played.describe()}"
-        assert line == (f"{head}, as the coach would." if d.points_lost < 0.05 else
-                        f"{head} instead of {d.best.describe()}, {number(d.points_lost, 1)} points lost.")
-    assert any(line.endswith("as the coach would.") for line in every)  # both kinds are read
-    assert any(line.endswith("points lost.") for line in every)
+        assert line == f"{n}. " + decision_text(d, "Me", turn=True)
+    assert any(line.endswith("the coach's best move.") for line in every)  # both kinds are read
+    assert any("would have been better: −" in line for line in every)
 
 
 def test_history_lists_the_finished_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,7 +25,7 @@ from yatzy.web.app import create_app
 from yatzy.web.deps import STATUS
 from yatzy.web.fairness import verify
 from yatzy.web.protocol import ERROR_CODES, client_adapter, server_adapter
-from yatzy.web.schemas import CreateRoom, JoinRequest
+from yatzy.web.schemas import CreateRoom, HostRequest, JoinRequest, RematchRequest, SeatToBot
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "web-protocol.md").read_text(encoding="utf-8")
@@ -215,7 +215,10 @@ def test_every_message_example_of_the_guide_is_a_message_of_the_schemas() -> Non
         kinds.add(example["type"])
         _schema_check([client_adapter, server_adapter], example)
     assert {"hello", "resume", "act", "ack", "error", "ping", "pong", "sync", "coach", "hand_to_bot"} <= kinds
-    bodies: dict[str, type[BaseModel]] = {"/api/rooms": CreateRoom, "/api/rooms/{code}/join": JoinRequest}
+    bodies: dict[str, type[BaseModel]] = {
+        "/api/rooms": CreateRoom, "/api/rooms/{code}/join": JoinRequest,
+        "/api/rooms/{code}/seats/{seat}/free": HostRequest, "/api/rooms/{code}/seats/{seat}/bot": SeatToBot,
+        "/api/rooms/{code}/rematch": RematchRequest}
     for request, _answer in table(section("A room and a token (REST)"), "request"):
         spans = CODE.findall(request)
         if spans[0].startswith("POST") and len(spans) > 1 and spans[1].startswith("{"):
