@@ -26,6 +26,7 @@ from ..registry import VARIANTS, get_ruleset
 from ..rulesets.parts import OptionSpec, RulesetEntry
 from ..seats import Seat
 from .history import HistoryScreen
+from .preparing import first_game_cost
 from .settings import Settings, Setup
 
 MAX_PLAYERS = 8
@@ -128,6 +129,7 @@ class NewGameScreen(Screen[None]):
                 yield Checkbox(Content(_("Roll-off: each player rolls one die, the highest starts")),
                                s.roll_off, id="roll-off", compact=True)
             yield Static(id="error")
+            yield Static(Text(self.cost_text()), id="table-cost")
             yield Button(_("Start"), id="start", variant="primary", compact=True)
             yield Static(Text(_("Tab moves between fields · Enter on Start plays · ctrl+t: low vision · "
                                 "ctrl+c: quit") + " · " + _("h: games played and statistics")),
@@ -151,6 +153,21 @@ class NewGameScreen(Screen[None]):
                     [w.value for w in self.query(".name").results(Input)]))
             select.value = value
             select.mutate_reactive(Select.value)  # type: ignore[misc]  # the same starter, its new name
+
+    def cost_text(self) -> str:
+        """What the bots chosen cost the first time, when their table is not stored yet."""
+        s = self.setup
+        return "" if s.dice_from == "players" else first_game_cost(s.rules, s.options, s.seats)
+
+    def show_cost(self) -> None:
+        """The cost line anew, after a bot or a house rule changed."""
+        self.read()
+        with language(self.lang):
+            self.query_one("#table-cost", Static).update(Text(self.cost_text()))
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if (event.checkbox.id or "").startswith("opt-"):
+            self.show_cost()
 
     def action_history(self) -> None:
         self.app.push_screen(HistoryScreen(self.lang))
@@ -239,6 +256,8 @@ class NewGameScreen(Screen[None]):
             self.setup.lang = str(event.value)
             self.app.lang = self.setup.lang  # type: ignore[attr-defined]
             await self.redraw("lang")
+        elif (event.select.id or "").startswith(("kind-", "opt-")):
+            self.show_cost()
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
