@@ -52,6 +52,7 @@ class NewGameScreen(Screen[None]):
     DEFAULT_CSS = """
     #dice-from { width: 46; }
     #first { width: 27; }
+    #table-cost { margin-bottom: 1; }
     """
 
     def __init__(self, settings: Settings, lang: str | None = None) -> None:
@@ -129,7 +130,8 @@ class NewGameScreen(Screen[None]):
                 yield Checkbox(Content(_("Roll-off: each player rolls one die, the highest starts")),
                                s.roll_off, id="roll-off", compact=True)
             yield Static(id="error")
-            yield Static(Text(self.cost_text()), id="table-cost")
+            cost = self.cost_text()
+            yield Static(Text(cost), id="table-cost").set_styles(display="block" if cost else "none")
             yield Button(_("Start"), id="start", variant="primary", compact=True)
             yield Static(Text(_("Tab moves between fields · Enter on Start plays · ctrl+t: low vision · "
                                 "ctrl+c: quit") + " · " + _("h: games played and statistics")),
@@ -163,7 +165,10 @@ class NewGameScreen(Screen[None]):
         """The cost line anew, after a bot or a house rule changed."""
         self.read()
         with language(self.lang):
-            self.query_one("#table-cost", Static).update(Text(self.cost_text()))
+            cost = self.cost_text()
+        line = self.query_one("#table-cost", Static)
+        line.update(Text(cost))
+        line.display = bool(cost)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if (event.checkbox.id or "").startswith("opt-"):
