@@ -131,7 +131,9 @@ class NewGameScreen(Screen[None]):
                                s.roll_off, id="roll-off", compact=True)
             yield Static(id="error")
             cost = self.cost_text()
-            yield Static(Text(cost), id="table-cost").set_styles(display="block" if cost else "none")
+            line = Static(Text(cost), id="table-cost")
+            line.display = bool(cost)
+            yield line
             yield Button(_("Start"), id="start", variant="primary", compact=True)
             yield Static(Text(_("Tab moves between fields · Enter on Start plays · ctrl+t: low vision · "
                                 "ctrl+c: quit") + " · " + _("h: games played and statistics")),
@@ -170,8 +172,17 @@ class NewGameScreen(Screen[None]):
         line.update(Text(cost))
         line.display = bool(cost)
 
+    def changed(self, widget: str, value: object) -> bool:
+        """A bot or a house rule the player changed (not a widget of a form composed anew)."""
+        what, _sep, name = widget.partition("-")
+        if what == "kind" and name.isdigit() and int(name) < len(self.setup.seats):
+            seat = self.setup.seats[int(name)]
+            return value != (seat.level if seat.is_bot else "person")
+        spec = next((o for o in entry(self.setup.rules).options if o.name == name), None)
+        return what == "opt" and spec is not None and value != self.setup.options.get(name, spec.default)
+
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        if (event.checkbox.id or "").startswith("opt-"):
+        if self.changed(event.checkbox.id or "", event.value):
             self.show_cost()
 
     def action_history(self) -> None:
@@ -261,7 +272,7 @@ class NewGameScreen(Screen[None]):
             self.setup.lang = str(event.value)
             self.app.lang = self.setup.lang  # type: ignore[attr-defined]
             await self.redraw("lang")
-        elif (event.select.id or "").startswith(("kind-", "opt-")):
+        elif self.changed(event.select.id or "", event.value):
             self.show_cost()
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
