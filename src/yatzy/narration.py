@@ -92,7 +92,8 @@ def _winners(names: Sequence[str], total: int) -> str:
 
 def preparing_text(p: Preparing) -> str:
     """What :meth:`Session.prepare` is doing: "loading the Kids table for the optimal bot"."""
-    n, names = len(p.levels), dict(rules=p.ruleset.capitalize(), bots=and_list(p.levels))
+    bots = and_list([level_name(level) for level in p.levels])  # in the player's language
+    n, names = len(p.levels), dict(rules=p.ruleset.capitalize(), bots=bots)
     if p.stage == "loading":
         text = ngettext("loading the {rules} table for the {bots} bot",
                         "loading the {rules} table for the {bots} bots", n)
