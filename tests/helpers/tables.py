@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import pytest
@@ -29,12 +30,16 @@ class BlockedBuild:
             self.steps.append((done, total))
             self.stepped.notify_all()
 
+    def news(self, told: int) -> bool:
+        """A step not reported yet, or the release."""
+        return len(self.steps) > told or self.released.is_set()
+
     def solve(self, ruleset: Any, *, progress: Callable[[int, int], None] | None = None) -> Any:
         self.calls += 1
         told = 0
         while not self.released.is_set():
             with self.stepped:
-                self.stepped.wait_for(lambda: len(self.steps) > told or self.released.is_set(), DEADLINE)
+                self.stepped.wait_for(partial(self.news, told), DEADLINE)
                 pending = self.steps[told:]
             for done, total in pending:
                 told += 1

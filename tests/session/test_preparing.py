@@ -32,7 +32,8 @@ def maxi_game() -> Game:
     return Game("maxi", [Seat("Me"), Seat.bot("greedy", "Greta"), Seat.bot("strong", "Stig")], seed=7)
 
 
-def test_a_maxi_game_where_the_greedy_bot_moves_at_once_with_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_maxi_game_where_the_greedy_bot_moves_at_once_with_no_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     game = maxi_game()
     session = Session(game, bot_seed=1)
     assert session.table_seats() == (2,)

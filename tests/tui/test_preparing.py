@@ -26,7 +26,8 @@ def text(app: YatzyApp, selector: str) -> str:
 
 
 @pilot_test
-async def test_a_maxi_game_where_the_greedy_bot_moves_at_once_with_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_maxi_game_where_the_greedy_bot_moves_at_once_with_no_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     with blocked_build(monkeypatch) as build:
         app = maxi_app()
         async with app.run_test(size=SIZE) as pilot:
@@ -52,7 +53,8 @@ async def test_a_maxi_game_where_the_greedy_bot_moves_at_once_with_no_table(monk
 
 
 @pilot_test
-async def test_esc_while_a_table_is_built_goes_back_to_the_new_game_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_esc_while_a_table_is_built_goes_back_to_the_new_game_screen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     with blocked_build(monkeypatch):
         app = maxi_app()
         async with app.run_test(size=SIZE) as pilot:
