@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Restore, Roll, Score, parse_action
 from .analysis import Analysis, Decision, SeatAnalysis
+from .bots import level_name
 from .dice import show_dice
 from .i18n import _, language, ngettext, number
 from .names import box_label, category_name
@@ -43,10 +44,11 @@ if TYPE_CHECKING:  # types only: the solver and the storage are heavy to import
     from .storage import GameSummary
 
 __all__ = ["analysis_note", "board_text", "box_points_text", "coach_head_text", "coach_option_text",
-           "costly_move_text", "decision_move", "decision_text", "dice_status_text", "event_text",
-           "event_words", "every_decision_texts", "game_summary_text", "more_moves_text", "preparing_text",
-           "rolls_sentence", "rolls_text", "round_text", "round_words", "score_options_text",
-           "seat_analysis_texts", "tiles_text", "winners_text"]
+           "costly_move_text", "decision_move", "decision_text", "dice_status_text", "duration_text",
+           "event_text", "event_words", "every_decision_texts", "game_summary_text", "more_moves_text",
+           "preparing_text", "rolls_sentence", "rolls_text", "round_text", "round_words",
+           "score_options_text", "seat_analysis_texts", "size_text", "table_cost_text",
+           "table_progress_text", "tiles_text", "winners_text"]
 
 
 # ---- a view's state in words --------------------------------------------------------------
@@ -104,7 +106,8 @@ def _winners(names: Sequence[str], total: int) -> str:
 
 def preparing_text(p: Preparing) -> str:
     """What :meth:`Session.prepare` is doing: "loading the Kids table for the optimal bot"."""
-    n, names = len(p.levels), dict(rules=p.ruleset.capitalize(), bots=and_list(p.levels))
+    bots = and_list([level_name(level) for level in p.levels])  # in the player's language
+    n, names = len(p.levels), dict(rules=p.ruleset.capitalize(), bots=bots)
     if p.stage == "loading":
         text = ngettext("loading the {rules} table for the {bots} bot",
                         "loading the {rules} table for the {bots} bots", n)
@@ -115,6 +118,57 @@ def preparing_text(p: Preparing) -> str:
         text = ngettext("the {rules} table for the {bots} bot is ready",
                         "the {rules} table for the {bots} bots is ready", n)
     return text.format(**names)
+
+
+def duration_text(seconds: float) -> str:
+    """Roughly how long: "a few seconds", "about 40 seconds", "about 5 minutes", "about 2 hours"."""
+    if seconds < 10:
+        return _("a few seconds")
+    if seconds < 90:
+        n = max(10, int(round(seconds / 5) * 5))
+        return ngettext("about {n} second", "about {n} seconds", n).format(n=n)
+    if seconds < 90 * 60:
+        n = int(round(seconds / 60))
+        return ngettext("about {n} minute", "about {n} minutes", n).format(n=n)
+    n = int(round(seconds / 3600))
+    return ngettext("about {n} hour", "about {n} hours", n).format(n=n)
+
+
+def size_text(size: int) -> str:
+    """Bytes as a player reads them: "1.8 GB", "140 MB", "under 1 MB"."""
+    if size >= 1e9:
+        return _("{n} GB").format(n=number(size / 1e9, 1))
+    if size >= 1e6:
+        return _("{n} MB").format(n=number(size / 1e6))
+    return _("under 1 MB")
+
+
+def table_progress_text(p: Preparing) -> str:
+    """How far a table's build has come, and the time left once measured:
+    "120,000 of 1,048,575 cards · about 4 minutes left"."""
+    if p.stage != "building" or not p.total:
+        return ""
+    done = _("{done} of {total} cards").format(done=number(p.done), total=number(p.total))
+    if p.seconds_left is None:
+        return done + " · " + _("measuring the time left")
+    return done + " · " + _("{time} left").format(time=duration_text(p.seconds_left))
+
+
+def table_cost_text(rules: str, levels: Sequence[str], seconds: float, size: int,
+                    instead: str | None) -> str:
+    """The new game screen's word before a first game whose bots need a table not stored yet:
+    what it costs, once, and what starts at once instead (the greedy bot; ``instead``, a game
+    whose table is at hand)."""
+    bots = and_list([level_name(level) for level in levels])
+    text = ngettext("{rules}: the first game with the {bots} bot builds its table, {time} and {size}, "
+                    "once; later games load it.",
+                    "{rules}: the first game with the {bots} bots builds their table, {time} and {size}, "
+                    "once; later games load it.", len(levels)).format(
+        rules=rules, bots=bots, time=duration_text(seconds), size=size_text(size))
+    text += " " + _("The greedy bot needs no table and plays at once.")
+    if instead:
+        text += " " + _("{rules} starts at once.").format(rules=instead)
+    return text
 
 
 # ---- events in words ----------------------------------------------------------------------

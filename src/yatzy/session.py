@@ -19,7 +19,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -28,7 +28,7 @@ from .bots import BOTS, Player, make_bot, needs_table
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .game import Action, Game, Outcome, Restore, Roll
 from .i18n import _, check_language, language
-from .solver.solve import solve
+from .solver.tables import Clock, table
 from .views import (
     GameView,
     OutcomeView,
@@ -197,6 +197,10 @@ class Preparing:
     """The bot levels that play by the table."""
     done: int = 0
     total: int | None = None
+    seconds_left: float | None = None
+    """building: the time left, from the rate measured so far (None until there is one)."""
+    seats: tuple[int, ...] = ()
+    """The bot seats that wait for the table (every other seat plays meanwhile)."""
 
 
 EVENTS: dict[str, type[Event]] = {cls.kind: cls for cls in (
@@ -260,33 +264,85 @@ class Session:
         self._subscribers: list[Subscriber] = []
         self._seq = 0
         self._started = False
+        self._preparing = False
+        """A :meth:`prepare` is under way: the seats that wait for its table do not move."""
 
     @property
     def bot_seats(self) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.game.seats) if s.is_bot)
 
     # -- before play ---------------------------------------------------------------------
-    def prepare(self, progress: Callable[[Preparing], None] | None = None) -> None:
-        """Build what the bots need before play: the solver's table for solver bots (loaded
-        if stored, else solved once), reported to ``progress`` as it goes; then the bots."""
+    def table_seats(self) -> tuple[int, ...]:
+        """The bot seats that play from the solver's table and have no bot yet: they wait for
+        :meth:`prepare` (every other seat can move at once)."""
         g = self.game
-        levels = tuple(sorted({(g.seats[i].level or "").strip().lower() for i in self.bot_seats
-                               if i not in self._bots and needs_table(g.seats[i].level or "", g.ruleset)}))
+        return tuple(i for i in self.bot_seats
+                     if i not in self._bots and needs_table(g.seats[i].level or "", g.ruleset))
+
+    def bot_ready(self, seat: int) -> bool:
+        """Whether the bot of ``seat`` can move now, with no table to wait for. While
+        :meth:`prepare` is under way, :meth:`step` plays nothing for a seat that is not."""
+        return seat not in self.table_seats()
+
+    def prepare(self, progress: Callable[[Preparing], None] | None = None, *,
+                clock: Clock = time.monotonic) -> None:
+        """Make every bot: at once those that need no table, then the solver's table for the
+        others (loaded if stored, else built once, and shared with anyone in the process who
+        waits for it), reported to ``progress`` with the time left as it goes, then theirs.
+
+        A ``progress`` that raises :class:`yatzy.solver.tables.Stopped` leaves the build: the
+        seats that need the table keep waiting (:meth:`bot_ready`), the others play.
+        """
+        g = self.game
         with language(self.lang):
-            if levels:
-                name = g.ruleset.name
-                report = progress or (lambda _: None)
-                report(Preparing("loading", name, levels))
-                solve(g.ruleset,
-                      progress=lambda done, total: report(Preparing("building", name, levels, done, total)))
-                report(Preparing("ready", name, levels))
             for i in self.bot_seats:
-                self._bot(i)
+                if self.bot_ready(i):
+                    self._bot(i)
+            seats = self.table_seats()
+            if not seats:
+                return
+            levels = tuple(sorted({(g.seats[i].level or "").strip().lower() for i in seats}))
+            name = g.ruleset.name
+            report = progress or (lambda _: None)
+            self._preparing = True
+            try:
+                report(Preparing("loading", name, levels, seats=seats))
+                table(g.ruleset, lambda p: report(Preparing("building", name, levels, p.done, p.total,
+                                                            p.seconds_left, seats)), clock=clock)
+                for i in self.table_seats():  # a seat changed meanwhile needs the table no more
+                    self._bot(i)
+            finally:
+                self._preparing = False
+            report(Preparing("ready", name, levels, seats=seats))
+
+    def change_bot(self, seat: int, level: str) -> None:
+        """Seat another bot at a bot's seat (say one that needs no table while the table of the
+        one chosen is being built); the seat's name stays, the save records the new level.
+
+        :raises InvalidActionError: ``seat`` is not a bot's, or ``level`` is unknown.
+        """
+        g = self.game
+        with language(self.lang):
+            if seat not in self.bot_seats:
+                raise InvalidActionError(
+                    _("seat {seat} is not a bot's seat; bot seats: {seats}").format(
+                        seat=seat, seats=", ".join(map(str, self.bot_seats)) or _("none")))
+            code = level.strip().lower()
+            if code not in BOTS:
+                make_bot(code, g.ruleset)  # refuses it, naming the levels
+            seats = list(g.seats)
+            seats[seat] = replace(seats[seat], level=code)
+            g.seats = tuple(seats)
+            self._bots.pop(seat, None)
+            if self.bot_ready(seat):
+                self._bot(seat)
 
     def _bot(self, seat: int) -> Player:
         if seat not in self._bots:
             level = self.game.seats[seat].level or ""
             seed = None if self.bot_seed is None else self.bot_seed + seat
+            if needs_table(level, self.game.ruleset):
+                table(self.game.ruleset)  # joins a build under way rather than solving it twice
             self._bots[seat] = make_bot(level, self.game.ruleset, seed)
         return self._bots[seat]
 
@@ -343,15 +399,18 @@ class Session:
         g = self.game
         if g.is_over or not g.seats[g.state.current].is_bot:
             return opening
+        if self._preparing and not self.bot_ready(g.state.current):
+            return opening  # its table is on its way: it waits, alone
         with language(self.lang):
             return opening + self._play(self._bot(g.state.current).act(g))
 
     def advance(self, pace: float = 0, sleep: Callable[[float], Any] = time.sleep) -> list[Event]:
-        """Play bot actions until a person must act or the game ends, waiting ``pace`` seconds
-        between two actions."""
+        """Play bot actions until a person must act, a bot waits for the table :meth:`prepare`
+        is getting, or the game ends, waiting ``pace`` seconds between two actions."""
         events = self.start()
         first = True
-        while not self.game.is_over and self.waiting_for() is None:
+        while not self.game.is_over and self.waiting_for() is None and not (
+                self._preparing and not self.bot_ready(self.game.state.current)):
             if pace > 0 and not first:
                 sleep(pace)
             events += self.step()

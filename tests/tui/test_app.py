@@ -359,7 +359,7 @@ def test_quitting_while_a_table_is_built_does_not_wait_for_it(monkeypatch: pytes
         progress(1, 2)  # the build stops here: the game is gone
         raise AssertionError("the build went on after the game was left")
 
-    monkeypatch.setattr("yatzy.tui.coach.solve", slow_solve)
+    monkeypatch.setattr("yatzy.solver.tables.solve", slow_solve)
     app = YatzyApp(Game("osto", ["Ann"], seed=1), pace=0)
 
     async def quit_while_building() -> None:

@@ -140,7 +140,7 @@ async def test_the_table_is_built_with_a_progress_bar_while_the_replay_works(
         release.wait(10)
         return solve(ruleset)
 
-    monkeypatch.setattr("yatzy.tui.coach.solve", slow_solve)
+    monkeypatch.setattr("yatzy.solver.tables.solve", slow_solve)
     game = played("kids", bonus_threshold=42)  # a table of its own, built on opening the review
     app = YatzyApp(game, pace=0)
     async with app.run_test(size=SMALL) as pilot:
@@ -167,7 +167,7 @@ async def test_leaving_while_the_table_is_built(monkeypatch: pytest.MonkeyPatch)
         release.wait(10)
         return solve(ruleset)
 
-    monkeypatch.setattr("yatzy.tui.coach.solve", slow_solve)
+    monkeypatch.setattr("yatzy.solver.tables.solve", slow_solve)
     app = YatzyApp(played("kids", bonus_threshold=41), pace=0)
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_review(pilot, analysed=False)

@@ -24,7 +24,14 @@ from ..actions import Roll
 from ..errors import IllegalActionError, YatzyError
 from ..game import Game
 from ..i18n import N_, _, language, pgettext
-from ..narration import costly_move_text, dice_status_text, preparing_text, score_options_text, winners_text
+from ..narration import (
+    costly_move_text,
+    dice_status_text,
+    preparing_text,
+    score_options_text,
+    table_progress_text,
+    winners_text,
+)
 from ..recording import Recorder
 from ..seats import Seat
 from ..session import DEFAULT_SAVE, Preparing, Rolled, SaveError, Scored, Session
@@ -268,18 +275,21 @@ def is_yes(answer: str) -> bool:
 
 
 def prepare(session: Session, con: Console) -> None:
-    """Build the solver bots' table in sight: a progress bar while it loads or builds, and a
-    line saying so when it is built (once; later games load it)."""
+    """Build the solver bots' table in sight: a progress bar while it loads or builds, with the
+    cards done and the time left, and a line saying so when it is built (once; later games load
+    it). Bots that need no table need nothing here."""
     bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                   TimeElapsedColumn(), console=con, transient=True, disable=not con.is_terminal)
-    task = bar.add_task("", total=None)
+                   TextColumn("{task.fields[left]}"), TimeElapsedColumn(), console=con, transient=True,
+                   disable=not con.is_terminal)
+    task = bar.add_task("", total=None, left="")
 
     def report(p: Preparing) -> None:
         if p.stage == "building" and bar.tasks[0].total is None:
             doing = preparing_text(p)
             con.print(_("{doing}, once; later games load it").format(doing=doing), highlight=False)
         bar.start()
-        bar.update(task, description=preparing_text(p), completed=p.done, total=p.total)
+        bar.update(task, description=preparing_text(p), completed=p.done, total=p.total,
+                   left=table_progress_text(p))
 
     try:
         session.prepare(report)

@@ -60,7 +60,14 @@ class Coach:
         self.solution = solution
         self.spec = solution.spec
         self.ids = list(self.spec.ruleset.category_ids)
-        self._values = np.ascontiguousarray(solution.values)
+        values = np.ascontiguousarray(solution.values)
+        if values.flags.writeable:
+            # read-only like a loaded (memory-mapped) table: Numba compiles its kernels for each
+            # kind of array, 17-26 s a kind on a loaded 2-core machine the first time, so the coach
+            # of a table built in this process shares the compiled code of a loaded one
+            values = values.view()
+            values.flags.writeable = False
+        self._values = values
 
     # ---- positions --------------------------------------------------------------------
     def position(self, filled: Iterable[str], dice: Iterable[int], rolls_left: int,

@@ -9,7 +9,6 @@ the solver), and the panel says so.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -26,7 +25,7 @@ from ..game import Action, Game, Roll, Score
 from ..i18n import _, language, ngettext, number, percent
 from ..rules import Ruleset
 from ..solver.coach import Coach, Option, Position
-from ..solver.solve import solve
+from ..solver.tables import Listener, Stopped, TableProgress, table
 from ..views import GameView
 
 SHOWN = 5
@@ -34,20 +33,16 @@ SHOWN = 5
 
 Key = tuple[str, tuple[tuple[str, object], ...]]
 _tables: dict[Key, Coach] = {}
-_locks: dict[Key, threading.Lock] = {}
-_locks_lock = threading.Lock()
 
 
-def coach_for(ruleset: Ruleset, progress: Callable[[int, int], None] | None = None) -> Coach:
-    """The coach of a ruleset: its table built (or loaded) once per process, one build of it at a
-    time (the bots' preparation and the coach panel share it)."""
+def coach_for(ruleset: Ruleset, progress: Listener | None = None) -> Coach:
+    """The coach of a ruleset: its table loaded or built once per process. A build under way
+    (for the bots, the warning) is joined, and its progress heard from then on: no caller waits
+    in silence behind another, and none starts the build again."""
     key = (ruleset.name, tuple(ruleset.options))
-    with _locks_lock:
-        lock = _locks.setdefault(key, threading.Lock())
-    with lock:
-        if key not in _tables:
-            _tables[key] = Coach(solve(ruleset, progress=progress))
-        return _tables[key]
+    if key not in _tables:
+        _tables.setdefault(key, Coach(table(ruleset, progress)))
+    return _tables[key]
 
 
 def heuristic_hint(game: Game, view: GameView) -> str:
@@ -59,25 +54,22 @@ def heuristic_hint(game: Game, view: GameView) -> str:
     return _("The DOZZY bot's rule of thumb: {move}").format(move=move.describe())
 
 
-class Stopped(Exception):
-    """The game was left while its table was being built."""
-
-
-def build(ruleset: Ruleset, progress: Callable[[int, int], None]) -> Coach | None:
+def build(ruleset: Ruleset, progress: Listener) -> Coach | None:
     """From a worker thread: the coach of a ruleset, its table built (or loaded) in a daemon thread.
 
     The worker waits for it but watches its own cancellation: when the player leaves (the app
     quits, the screen goes), it stops waiting at once and the build stops at its next layer, so
-    quitting never waits for a table. None when it was stopped.
+    quitting never waits for a table (nor does a new position of the coach: the next worker joins
+    the build, which goes on while anyone waits for it). None when it was stopped.
     """
     worker = get_current_worker()
     stop = threading.Event()
     got: dict[str, Any] = {}
 
-    def report(done: int, total: int) -> None:
+    def report(p: TableProgress) -> None:
         if stop.is_set():
             raise Stopped
-        progress(done, total)
+        progress(p)
 
     def run() -> None:
         try:
@@ -173,10 +165,10 @@ class CoachPanel(Vertical):
         """In a worker thread: the table (built once), then the ranked moves of the position."""
         bar = self.query_one(ProgressBar)
 
-        def progress(done: int, total: int) -> None:
+        def progress(p: TableProgress) -> None:
             def show() -> None:
                 bar.display = True
-                bar.update(total=total, progress=done)
+                bar.update(total=p.total, progress=p.done)
             self.app.call_from_thread(show)
 
         coach = build(game.ruleset, progress)

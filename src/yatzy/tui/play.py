@@ -17,24 +17,22 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, ProgressBar, Static
+from textual.widgets import DataTable, Static
 
 from ..actions import parse_action
-from ..bots import needs_table
 from ..dice import show_dice
 from ..errors import YatzyError
 from ..game import Action, Roll, Score
 from ..i18n import _, language, ngettext, number
 from ..names import box_label
-from ..narration import board_text, event_text, preparing_text, rolls_text, round_text, tiles_text
+from ..narration import board_text, event_text, rolls_text, round_text, tiles_text
 from ..recording import Recorder
 from ..session import (
     DEFAULT_SAVE,
     Event,
-    Preparing,
     Rolled,
     SaveError,
     Scored,
@@ -49,6 +47,7 @@ from ..views import GameView, ScoreOption
 from .coach import CoachPanel, build, cost_of
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
 from .end import EndScreen
+from .preparing import INSTEAD, PreparingPanel
 from .settings import autosave
 from .texts import bonus_sentence, dice_text
 from .widgets import Die, KeyBar, ScoreCard
@@ -82,6 +81,8 @@ class PlayScreen(Screen[None]):
         Binding("ctrl+s", "save", show=False),
         Binding("question_mark", "help", show=False),
         Binding("n", "new_game", show=False),
+        Binding("escape", "leave", show=False),
+        Binding("g", "instead", show=False),
         Binding("q", "app.quit", show=False),
     ]
 
@@ -96,8 +97,6 @@ class PlayScreen(Screen[None]):
         """A pace set by the caller (0: bots move at once, as tests want)."""
         self.held: set[int] = set()
         self.moves: deque[str] = deque(maxlen=7)
-        self.ready = False
-        """The bots have what they need (a solver table for solver bots)."""
         self.skipping = False
         self.ended = False
         self._timer: Timer | None = None
@@ -117,9 +116,7 @@ class PlayScreen(Screen[None]):
                 yield Static(id="hint")
                 yield Static(id="picked")
                 yield Static(id="board")
-                with Vertical(id="preparing"):
-                    yield Static(id="prepare-text")
-                    yield ProgressBar(id="prepare-bar", show_eta=False)
+                yield PreparingPanel(self.lang)
                 yield Static(id="bonus")
                 yield Static(id="moves")
                 yield CoachPanel(self.lang)
@@ -133,16 +130,11 @@ class PlayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(CoachPanel).display = False
-        self.query_one("#preparing").display = False
         self.recorder = Recorder(self.session, failed=self.record_failed)
         self.session.subscribe(self.heard)
         self.session.start()
-        g = self.game
-        if any(needs_table(g.seats[i].level or "", g.ruleset) for i in self.session.bot_seats):
-            self.prepare()
-        else:
-            self.session.prepare()
-            self.ready = True
+        if self.session.table_seats():  # only those seats wait; the others play meanwhile
+            self.query_one(PreparingPanel).prepare(self.session)
         self.query_one(ScoreCard).focus()
         if self.app.settings.warn_above is not None:  # type: ignore[attr-defined]
             self.warm_coach()
@@ -153,51 +145,50 @@ class PlayScreen(Screen[None]):
         return self.fixed_pace if self.fixed_pace is not None else PACES[self.pace_index]
 
     # ---- the bots -------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="prepare")
-    def prepare(self) -> None:
-        """In a worker thread: the solver table the bots play by, with a progress bar; a person
-        may play meanwhile, and the bots start once it is ready."""
-        g, lang = self.game, self.lang
-        levels = tuple(sorted({(g.seats[i].level or "").lower() for i in self.session.bot_seats
-                               if needs_table(g.seats[i].level or "", g.ruleset)}))
+    @property
+    def ready(self) -> bool:
+        """Every bot has what it needs (a solver table for solver bots)."""
+        return not self.session.table_seats()
 
-        def report(done: int, total: int) -> None:
-            with language(lang):
-                text = preparing_text(Preparing("building", g.ruleset.name, levels, done, total))
-            self.app.call_from_thread(self.show_preparing, text, done, total)
+    def on_preparing_panel_ready(self, message: PreparingPanel.Ready) -> None:
+        self.query_one(PreparingPanel).display = False
+        if message.error is not None:
+            self.notify(str(message.error), severity="error", timeout=10)
+        self.after_change()
 
-        with language(lang):
-            loading = preparing_text(Preparing("loading", g.ruleset.name, levels))
-        self.app.call_from_thread(self.show_preparing, loading, 0, None)
-        if build(g.ruleset, report) is None:
-            return  # the game was left before the table was ready
-        self.session.prepare()
-        self.app.call_from_thread(self.prepared)
+    def action_leave(self) -> None:
+        """Esc while a bot's table is built: stop waiting, back to the new game screen."""
+        if not self.ready:
+            self.query_one(PreparingPanel).stop()
+            self.app.new_game()  # type: ignore[attr-defined]
 
-    def show_preparing(self, text: str, done: int, total: int | None) -> None:
-        self.query_one("#preparing").display = True
-        self.query_one("#prepare-text", Static).update(Text(text))
-        self.query_one("#prepare-bar", ProgressBar).update(total=total, progress=done)
-
-    def prepared(self) -> None:
-        self.query_one("#preparing").display = False
-        self.ready = True
+    def action_instead(self) -> None:
+        """g while a bot's table is built: the greedy bot plays those seats, at once."""
+        if self.ready:
+            return
+        self.query_one(PreparingPanel).stop()
+        for seat in self.session.table_seats():
+            self.session.change_bot(seat, INSTEAD)
         self.after_change()
 
     def schedule_bots(self) -> None:
-        if not self.ready or self._timer is not None or not self.is_current:
+        if self._timer is not None or not self.is_current or not self.bot_ready():
             return
         if self.pace <= 0 or self.skipping:
-            while self.session.waiting_for() is None and not self.game.is_over:
+            while self.session.waiting_for() is None and not self.game.is_over and self.bot_ready():
                 self.session.step()
             self.skipping = False
             self.after_change()
         else:
             self._timer = self.set_timer(self.pace, self.bot_step)
 
+    def bot_ready(self) -> bool:
+        """The bot whose turn it is can move (it needs no table, or has it)."""
+        return self.session.bot_ready(self.game.state.current)
+
     def bot_step(self) -> None:
         self._timer = None
-        if self.is_current:  # the bots wait while a dialog (help, save) is open
+        if self.is_current and self.bot_ready():  # the bots wait while a dialog (help, save) is open
             self.session.step()
             self.after_change()
 
@@ -297,7 +288,7 @@ class PlayScreen(Screen[None]):
             return _("n: a new game · q: quit")
         if not person:
             current = view.players[view.current or 0]
-            if not self.ready:
+            if not self.bot_ready():
                 return _("{name} waits for its table.").format(name=current.name)
             return _("{name} is playing: + faster, − slower ({pace} s a move), s skips.").format(
                 name=current.name, pace=number(self.pace, 1))
@@ -533,7 +524,7 @@ class PlayScreen(Screen[None]):
     def warm_coach(self) -> None:
         """The warning needs the exact solver's table: build it in the background (never for DOZZY)."""
         if not self.game.ruleset.uses_board:
-            build(self.game.ruleset, lambda done, total: None)
+            build(self.game.ruleset, lambda p: None)
 
     def action_pace(self, by: int) -> None:
         self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + by))

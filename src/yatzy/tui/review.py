@@ -32,6 +32,7 @@ from ..errors import YatzyError
 from ..game import Game, Roll, Score
 from ..i18n import _, language, ngettext, number
 from ..narration import analysis_note, decision_move, decision_text, rolls_text, round_text, winners_text
+from ..solver.tables import TableProgress
 from ..views import GameView, game_view
 from .coach import build
 from .texts import dice_text
@@ -179,8 +180,8 @@ class ReviewScreen(Screen[None]):
     def run_analysis(self) -> None:
         """In a worker thread: the solver's table (built once, with a progress bar), then every
         decision of every seat priced against it."""
-        def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self.show_progress, done, total)
+        def progress(p: TableProgress) -> None:
+            self.app.call_from_thread(self.show_progress, p.done, p.total)
 
         try:
             coach = build(self.game.ruleset, progress)

@@ -26,6 +26,7 @@ from ..registry import VARIANTS, get_ruleset
 from ..rulesets.parts import OptionSpec, RulesetEntry
 from ..seats import Seat
 from .history import HistoryScreen
+from .preparing import first_game_cost
 from .settings import Settings, Setup
 
 MAX_PLAYERS = 8
@@ -51,6 +52,7 @@ class NewGameScreen(Screen[None]):
     DEFAULT_CSS = """
     #dice-from { width: 46; }
     #first { width: 27; }
+    #table-cost { margin-bottom: 1; }
     """
 
     def __init__(self, settings: Settings, lang: str | None = None) -> None:
@@ -128,6 +130,10 @@ class NewGameScreen(Screen[None]):
                 yield Checkbox(Content(_("Roll-off: each player rolls one die, the highest starts")),
                                s.roll_off, id="roll-off", compact=True)
             yield Static(id="error")
+            cost = self.cost_text()
+            line = Static(Text(cost), id="table-cost")
+            line.display = bool(cost)
+            yield line
             yield Button(_("Start"), id="start", variant="primary", compact=True)
             yield Static(Text(_("Tab moves between fields · Enter on Start plays · ctrl+t: low vision · "
                                 "ctrl+c: quit") + " · " + _("h: games played and statistics")),
@@ -151,6 +157,33 @@ class NewGameScreen(Screen[None]):
                     [w.value for w in self.query(".name").results(Input)]))
             select.value = value
             select.mutate_reactive(Select.value)  # type: ignore[misc]  # the same starter, its new name
+
+    def cost_text(self) -> str:
+        """What the bots chosen cost the first time, when their table is not stored yet."""
+        s = self.setup
+        return "" if s.dice_from == "players" else first_game_cost(s.rules, s.options, s.seats)
+
+    def show_cost(self) -> None:
+        """The cost line anew, after a bot or a house rule changed."""
+        self.read()
+        with language(self.lang):
+            cost = self.cost_text()
+        line = self.query_one("#table-cost", Static)
+        line.update(Text(cost))
+        line.display = bool(cost)
+
+    def changed(self, widget: str, value: object) -> bool:
+        """A bot or a house rule the player changed (not a widget of a form composed anew)."""
+        what, _sep, name = widget.partition("-")
+        if what == "kind" and name.isdigit() and int(name) < len(self.setup.seats):
+            seat = self.setup.seats[int(name)]
+            return value != (seat.level if seat.is_bot else "person")
+        spec = next((o for o in entry(self.setup.rules).options if o.name == name), None)
+        return what == "opt" and spec is not None and value != self.setup.options.get(name, spec.default)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if self.changed(event.checkbox.id or "", event.value):
+            self.show_cost()
 
     def action_history(self) -> None:
         self.app.push_screen(HistoryScreen(self.lang))
@@ -240,6 +273,8 @@ class NewGameScreen(Screen[None]):
             self.setup.lang = str(event.value)
             self.app.lang = self.setup.lang  # type: ignore[attr-defined]
             await self.redraw("lang")
+        elif self.changed(event.select.id or "", event.value):
+            self.show_cost()
 
     def renamed(self, i: int, kind: str) -> None:
         """Row ``i`` switched to ``kind``: a name nobody typed ("Player 3", "Greedy bot") becomes

@@ -1,0 +1,127 @@
+"""Bots and their tables: only a seat that plays from the solver's table waits for it, the
+others play meanwhile; the build reports how far it is and the time left (a controlled clock)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from helpers.tables import blocked_build
+from helpers.wait import wait_for
+from yatzy.errors import InvalidActionError
+from yatzy.game import Game
+from yatzy.i18n import language
+from yatzy.narration import duration_text, table_progress_text
+from yatzy.seats import Seat
+from yatzy.session import Preparing, Rolled, Scored, Session
+from yatzy.solver.tables import Estimate, Stopped
+
+
+class Clock:
+    """Time that moves only when the test says."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def maxi_game() -> Game:
+    return Game("maxi", [Seat("Me"), Seat.bot("greedy", "Greta"), Seat.bot("strong", "Stig")], seed=7)
+
+
+def test_a_maxi_game_where_the_greedy_bot_moves_at_once_with_no_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = maxi_game()
+    session = Session(game, bot_seed=1)
+    assert session.table_seats() == (2,)
+    assert session.bot_ready(1) and not session.bot_ready(2)
+    reports: list[Preparing] = []
+    leave = threading.Event()
+
+    def report(p: Preparing) -> None:
+        if leave.is_set():
+            raise Stopped
+        reports.append(p)
+
+    with blocked_build(monkeypatch) as build:
+        preparing = threading.Thread(target=lambda: pytest.raises(Stopped, session.prepare, report))
+        preparing.start()
+        wait_for(lambda: build.calls == 1, what="the build to start")
+        # the person plays, then the greedy bot: at once, while the strong bot's table "builds"
+        session.act("r")
+        session.act("s chance")
+        events = session.advance()
+        assert [e.player for e in events if isinstance(e, Scored)] == [1]
+        assert any(isinstance(e, Rolled) and e.player == 1 for e in events)
+        assert game.state.current == 2 and session.waiting_for() is None
+        assert not session.bot_ready(2)  # the strong bot waits, alone
+        assert reports[0].stage == "loading" and reports[0].seats == (2,) and reports[0].levels == ("strong",)
+        leave.set()
+        build.step(20, 1000)  # the next layer: nobody waits any more, the build stops
+        preparing.join()
+    assert not session.bot_ready(2) and build.calls == 1
+
+
+def test_a_seat_waiting_for_its_table_may_get_a_bot_that_needs_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = maxi_game()
+    session = Session(game, bot_seed=1)
+    with blocked_build(monkeypatch):
+        session.change_bot(2, "Random")
+        assert session.bot_ready(2) and session.table_seats() == ()
+        assert game.seats[2] == Seat("Stig", "bot", "random")  # the save says who played
+    with pytest.raises(InvalidActionError, match="seat 0 is not a bot's seat; bot seats: 1, 2"):
+        session.change_bot(0, "greedy")
+    with pytest.raises(InvalidActionError, match="unknown bot “super”; choose one of random"):
+        session.change_bot(1, "super")
+    assert game.seats[1].level == "greedy"
+
+
+def test_the_build_reports_cards_done_and_the_time_left_from_the_rate_so_far(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock()
+    session = Session(maxi_game())
+    reports: list[Preparing] = []
+    with blocked_build(monkeypatch) as build:
+        thread = threading.Thread(target=lambda: pytest.raises(
+            Stopped, session.prepare, reports.append, clock=clock))
+        thread.start()
+        wait_for(lambda: build.calls == 1, what="the build to start")
+
+        def step(done: int, at: float) -> Preparing:
+            clock.now = at
+            build.step(done, 1000)
+            wait_for(lambda: reports[-1].done == done, what=f"the report of {done}")
+            return reports[-1]
+
+        first = step(100, 130.0)  # the first layer: Numba compiling, arrays set up; no rate yet
+        assert (first.stage, first.total, first.seconds_left) == ("building", 1000, None)
+        assert step(150, 130.5).seconds_left is None  # half a second measured: too little
+        assert step(300, 140.0).seconds_left == pytest.approx(700 * 10 / 200)  # 20 cards a second
+        assert step(900, 160.0).seconds_left == pytest.approx(100 * 30 / 800)
+    with language("en"):
+        assert table_progress_text(first) == "100 of 1,000 cards · measuring the time left"
+        assert table_progress_text(reports[-2]) == "300 of 1,000 cards · about 35 seconds left"
+
+
+def test_an_estimate_needs_a_second_measured_and_progress() -> None:
+    clock = Clock()
+    estimate = Estimate(clock)
+    assert estimate.update(10, 100) is None
+    clock.now += 0.99
+    assert estimate.update(20, 100) is None
+    clock.now += 0.01
+    assert estimate.update(20, 100) == pytest.approx(80 * 1.0 / 10)
+    clock.now += 1
+    assert estimate.update(10, 100) is None  # no progress since the start: no rate
+
+
+@pytest.mark.parametrize(("seconds", "words"), [
+    (9.9, "a few seconds"), (10, "about 10 seconds"), (37, "about 35 seconds"), (89, "about 90 seconds"),
+    (90, "about 2 minutes"), (324, "about 5 minutes"), (60 * 89, "about 89 minutes"),
+    (60 * 90, "about 2 hours"), (60, "about 60 seconds")])
+def test_durations_read_roughly(seconds: float, words: str) -> None:
+    with language("en"):
+        assert duration_text(seconds) == words
