@@ -20,6 +20,7 @@ from rich.color import Color
 from textual.pilot import Pilot
 
 from helpers.tui import fill, pilot_test, play_screen, until
+from helpers.wait import DEADLINE
 from yatzy.actions import parse_action
 from yatzy.bots import DozzyBot
 from yatzy.errors import InvalidActionError
@@ -38,7 +39,7 @@ from yatzy.tui.history import HistoryScreen
 from yatzy.tui.play import PlayScreen
 from yatzy.tui.settings import Settings, autosave_path, settings_path
 from yatzy.tui.setup import NewGameScreen
-from yatzy.tui.widgets import ScoreCard
+from yatzy.tui.widgets import Die, ScoreCard
 from yatzy.views import GameView
 
 SIZE = (120, 40)
@@ -216,6 +217,34 @@ async def test_held_dice_are_marked_by_more_than_colour_and_kept_by_the_roll() -
 
 
 @pilot_test
+async def test_held_dice_stay_where_they_fell_and_keep_their_keys_over_the_rolls() -> None:
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=5), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+
+        def faces() -> list[int | None]:
+            return [d.face for d in screen.query(Die)]
+
+        await pilot.press("r")
+        first = faces()
+        held = [4, 0]  # the highest die and the lowest: a sort would move them when others come
+        await pilot.press(str(held[0] + 1), "r")
+        second = faces()
+        assert second[held[0]] == first[held[0]] and screen.query_one(f"#die-{held[0]}").has_class("-held")
+        assert sorted(f for f in second if f is not None) == list(view_of(app).dice or ())
+        # the same key still hits the same die: 5 frees the die it held, and holds it again
+        await pilot.press(str(held[0] + 1))
+        assert not screen.query_one(f"#die-{held[0]}").has_class("-held")
+        await pilot.press(str(held[0] + 1), str(held[1] + 1), "r")  # and one more: both stay put
+        third = faces()
+        assert [third[i] for i in held] == [second[i] for i in held]
+        assert {i for i, d in enumerate(screen.query(Die)) if d.has_class("-held")} == set(held)
+        # the dice drawn are the engine's: each roll kept the faces held
+        rolls = [a for a in screen.game.log if isinstance(a, Roll)]
+        assert rolls[1].keep == (first[held[0]],) and sorted(rolls[2].keep) == sorted(second[i] for i in held)
+
+
+@pilot_test
 async def test_a_box_is_filled_with_two_clicks() -> None:
     app = YatzyApp(Game("yatzy", ["Ann"], seed=5), pace=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -272,6 +301,30 @@ async def test_undo_takes_the_last_score_back_until_the_next_roll() -> None:
         await pilot.press("u")
         assert view_of(app).players[0].boxes[box.number - 1].points == box.points
         assert view_of(app).dice is not None
+
+
+@pilot_test
+async def test_u_takes_a_score_back_while_the_bot_is_about_to_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("yatzy.tui.pacing.UNDO_WINDOW", DEADLINE)  # time enough on any machine
+    app = YatzyApp(Game("kids", [Seat("Me"), Seat("Greedy", "bot", "greedy")], seed=3), pace=0.3)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        await pilot.press("r")
+        box = max(view_of(app).score_options, key=lambda o: o.points)
+        await fill(pilot, box.id)
+        assert view_of(app).current == 1
+        assert " u  undo" in str(screen.query_one("#keys").render())  # said while the bot waits
+        assert "u takes your move back" in str(screen.query_one("#hint").render())
+        await pilot.pause(0.6)  # twice the bot's pace: it still waits for the person's second thought
+        assert len(screen.game.log) == 2
+        await pilot.press("u")
+        view = view_of(app)
+        assert view.current == 0 and view.players[0].boxes[box.number - 1].points is None
+        assert not screen.pacer.waiting  # the bot's move is off
+        await fill(pilot, box.id)
+        await pilot.press("s")  # the bot plays its turn at once when skipped
+        view = view_of(app)
+        assert view.current == 0 and sum(b.points is not None for b in view.players[1].boxes) == 1
 
 
 @pytest.mark.slow

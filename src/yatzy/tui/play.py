@@ -17,19 +17,17 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import DataTable, ProgressBar, Static
 
 from ..actions import parse_action
 from ..bots import needs_table
-from ..dice import show_dice
 from ..errors import YatzyError
 from ..game import Action, Roll, Score
 from ..i18n import _, language, number
 from ..names import box_label
-from ..narration import board_text, event_text, preparing_text, rolls_text, round_text, tiles_text
+from ..narration import event_text, preparing_text, rolls_text, round_text, tiles_text
 from ..recording import Recorder
 from ..session import (
     DEFAULT_SAVE,
@@ -46,26 +44,19 @@ from ..session import (
 )
 from ..solver.coach import Option
 from ..views import GameView, ScoreOption
+from .celebrate import best_texts, is_yatzy, previous_bests, yatzy_text
 from .coach import CoachPanel, build, cost_of
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
+from .dice import TUMBLE, DiceRow
 from .end import EndScreen
-from .settings import autosave
-from .texts import bonus_sentence, dice_text
+from .hints import hint_text, picked_text, play_keys, tiles_board
+from .pacing import Pacer
+from .settings import Settings, autosave
+from .texts import bonus_sentence
 from .widgets import Die, KeyBar, ScoreCard
 
 WARN_STEPS = (1.0, 3.0, 5.0, 10.0)
 """The points a move may lose before the warning asks (w cycles through them, then off)."""
-PACES = (0.15, 0.3, 0.6, 1.0, 1.6, 2.5)
-"""Seconds between two bot moves, fastest first."""
-DEFAULT_PACE = 3
-
-
-def held_positions(kept: tuple[int, ...], dice: tuple[int, ...]) -> set[int]:
-    """Where the kept dice lie among the sorted dice after a roll (the first matches)."""
-    held: set[int] = set()
-    for face in kept:
-        held.add(next(i for i, d in enumerate(dice) if d == face and i not in held))
-    return held
 
 
 class PlayScreen(Screen[None]):
@@ -79,6 +70,7 @@ class PlayScreen(Screen[None]):
         Binding("plus,equals_sign", "pace(-1)", show=False),
         Binding("minus", "pace(1)", show=False),
         Binding("s", "skip", show=False),
+        Binding("m", "motion", show=False),
         Binding("ctrl+s", "save", show=False),
         Binding("question_mark", "help", show=False),
         Binding("n", "new_game", show=False),
@@ -91,16 +83,13 @@ class PlayScreen(Screen[None]):
         self.game = session.game
         self.lang = session.lang
         self.save_path = save_path
-        self.pace_index = DEFAULT_PACE
-        self.fixed_pace = pace
-        """A pace set by the caller (0: bots move at once, as tests want)."""
-        self.held: set[int] = set()
+        self.pacer = Pacer(self, pace, self.bot_step)
         self.moves: deque[str] = deque(maxlen=7)
         self.ready = False
         """The bots have what they need (a solver table for solver bots)."""
-        self.skipping = False
         self.ended = False
-        self._timer: Timer | None = None
+        self.bests: dict[str, int] | None = None
+        """Each person's best total in the history before this game (None until read)."""
         self.shown: dict[str, Text] = {}
         self.recorder: Recorder | None = None
         """Keeps the game in the history the moment it ends (made once the screen can say why a
@@ -127,9 +116,7 @@ class PlayScreen(Screen[None]):
 
     def dice_area(self) -> ComposeResult:
         """The dice, each a button (a scorekeeper game has a line to type them instead)."""
-        with Grid(id="dice"):
-            for i in range(self.game.ruleset.dice):
-                yield Die(i)
+        yield DiceRow(self.game.ruleset.dice)
 
     def on_mount(self) -> None:
         self.query_one(CoachPanel).display = False
@@ -144,13 +131,18 @@ class PlayScreen(Screen[None]):
             self.session.prepare()
             self.ready = True
         self.query_one(ScoreCard).focus()
-        if self.app.settings.warn_above is not None:  # type: ignore[attr-defined]
+        if self.settings.warn_above is not None:
             self.warm_coach()
+        self.read_bests()
         self.after_change()
 
     @property
+    def settings(self) -> Settings:
+        return self.app.settings  # type: ignore[attr-defined, no-any-return]
+
+    @property
     def pace(self) -> float:
-        return self.fixed_pace if self.fixed_pace is not None else PACES[self.pace_index]
+        return self.pacer.pace
 
     # ---- the bots -------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="prepare")
@@ -185,18 +177,18 @@ class PlayScreen(Screen[None]):
         self.after_change()
 
     def schedule_bots(self) -> None:
-        if not self.ready or self._timer is not None or not self.is_current:
+        if not self.ready or self.pacer.waiting or not self.is_current:
             return
-        if self.pace <= 0 or self.skipping:
+        if self.pacer.at_once:
             while self.session.waiting_for() is None and not self.game.is_over:
                 self.session.step()
-            self.skipping = False
+            self.pacer.skipping = False
             self.after_change()
         else:
-            self._timer = self.set_timer(self.pace, self.bot_step)
+            last = self.session.view().last
+            self.pacer.wait(undoable=last is not None and last.undoable)
 
     def bot_step(self) -> None:
-        self._timer = None
         if self.is_current:  # the bots wait while a dialog (help, save) is open
             self.session.step()
             self.after_change()
@@ -206,9 +198,7 @@ class PlayScreen(Screen[None]):
             self.schedule_bots()
 
     def stop_bots(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        self.pacer.stop()
 
     # ---- events and drawing ------------------------------------------------------------
     def heard(self, e: Event) -> None:
@@ -220,10 +210,29 @@ class PlayScreen(Screen[None]):
         if not quiet:
             with language(self.lang):
                 self.moves.append(event_text(e, view))
-        if isinstance(e, Rolled):
-            self.held = held_positions(e.kept, e.dice)
-        elif isinstance(e, Scored | Undone | TurnPassed | TilesRestored):
-            self.held = set()
+        for row in self.query(DiceRow):
+            if isinstance(e, Rolled):
+                row.rolled(e, self.tumble(e))
+            elif isinstance(e, Scored | Undone | TurnPassed | TilesRestored):
+                row.release()
+        if isinstance(e, Scored) and is_yatzy(self.game, e):
+            with language(self.lang):
+                self.notify(yatzy_text(view.players[e.player].name, e.points), title="★", timeout=5)
+            for row in self.query(DiceRow):
+                row.flash()
+
+    def tumble(self, e: Rolled) -> float:
+        """How long a roll's dice tumble: a person's for a moment, a bot's within its pace; none
+        when turned off (m), skipped or at pace 0."""
+        if not self.settings.roll_animation or self.pacer.at_once and self.game.seats[e.player].is_bot:
+            return 0
+        return TUMBLE if not self.game.seats[e.player].is_bot else min(TUMBLE, self.pace)
+
+    @work(thread=True, exclusive=True, group="bests")
+    def read_bests(self) -> None:
+        """In a worker thread (the history may take a second to open): the best totals so far."""
+        bests = previous_bests(self.game)
+        self.app.call_from_thread(setattr, self, "bests", bests)
 
     def after_change(self) -> None:
         """Draw, keep the game for the next start, and let the bots move or end the game."""
@@ -234,13 +243,19 @@ class PlayScreen(Screen[None]):
             self.stop_bots()
             if not self.ended:
                 self.ended = True
+                self.cheer_bests(view)
                 self.app.push_screen(EndScreen(self.lang, view, game=self.game, recorder=self.recorder),
                                      self.after_end)
             return
         if self.session.waiting_for() is not None:
-            self.skipping = False
+            self.pacer.skipping = False
         else:
             self.schedule_bots()
+
+    def cheer_bests(self, view: GameView) -> None:
+        with language(self.lang):
+            for text in best_texts(view, self.bests or {}):
+                self.notify(text, title="★", timeout=8)
 
     def record_failed(self, message: str) -> None:
         """The history could not be written: said, and the game goes on."""
@@ -261,18 +276,16 @@ class PlayScreen(Screen[None]):
                 _("{name}'s turn (bot: {level})").format(name=current.name, level=current.level)
             turn += " · " + rolls_text(view)
         self.put("#turn", Text(turn, style="bold"))
-        held_word = _("HELD") if person is not None else _("KEPT")
-        for i, die in enumerate(self.query(Die)):
-            face = view.dice[i] if view.dice and i < len(view.dice) else None
-            die.show(face, i in self.held and face is not None, held_word)
+        for row in self.query(DiceRow):
+            row.show(view.dice, _("HELD") if person is not None else _("KEPT"))
         card = self.query_one(ScoreCard)
         card.show(view)
         self.put("#hint", Text(self.hint(view, person is not None)))
-        self.put("#picked", Text(self.picked_text(view, card.picked), style="bold"))
+        self.put("#picked", Text(picked_text(view, card.picked), style="bold"))
         board = self.query_one("#board", Static)
         board.display = view.board is not None
         if view.board is not None:
-            self.put("#board", self.board_text(view))
+            self.put("#board", tiles_board(view))
         self.put("#bonus", Text("\n".join(
             bonus_sentence(current.name if len(current.bonuses) == 1 else
                            f"{current.name} ({min(b.boxes)}–{max(b.boxes)})", b) for b in current.bonuses)
@@ -293,68 +306,16 @@ class PlayScreen(Screen[None]):
             self.query_one(selector, Static).update(text, layout=False)
 
     def hint(self, view: GameView, person: bool) -> str:
-        if view.over:
-            return _("n: a new game · q: quit")
-        if not person:
-            current = view.players[view.current or 0]
-            if not self.ready:
-                return _("{name} waits for its table.").format(name=current.name)
-            return _("{name} is playing: + faster, − slower ({pace} s a move), s skips.").format(
-                name=current.name, pace=number(self.pace, 1))
-        if view.dice is None:
-            if view.may_restore:
-                return _("r rolls · b brings tiles back first")
-            return _("r rolls the dice")
-        if view.rolls_left + view.saved_rolls:
-            return _("1–{n} hold a die · r rolls the others · ↑ ↓ Enter fill a box").format(n=len(view.dice))
-        return _("No rolls left: ↑ ↓ Enter fill a box")
-
-    def picked_text(self, view: GameView, box: str | None) -> str:
-        """What the picked box would do now: its points, and in DOZZY its tiles."""
-        option = next((o for o in view.score_options if o.id == box), None)
-        if option is None:
-            return ""
-        box_name = box_label(option.number, option.name)
-        text = _("{box}: {points} now").format(box=box_name, points=option.points)
-        if view.board is not None:
-            if option.tiles_out:
-                text += "; " + board_text(option.tiles_out)
-            choices = [c for c in option.returns if c]
-            if choices:
-                ways = _(" or ").join(dice_text(c) for c in choices)
-                text += "; " + _("back: {choices}").format(choices=ways)
-        return text
-
-    def board_text(self, view: GameView) -> Text:
-        assert view.board is not None
-        text = Text(_("Tiles") + "  ", style="bold")
-        for t in range(1, 13):
-            if t in view.board.tiles_in:
-                text.append(f"[{t:>2}]", style="bold")
-            else:
-                text.append(" ·· ")
-        text.append("\n" + _("out: {tiles}").format(tiles=show_dice(view.board.tiles_out)))
-        if view.may_restore and view.board.tiles_out:
-            text.append("  " + _("b brings {n} back").format(n=view.may_restore), style="bold")
-        return text
+        return hint_text(view, person, self.ready, self.pace)
 
     def keys(self, view: GameView, person: bool) -> list[tuple[str, str]]:
-        if view.over:
-            return [("n", _("new game")), ("ctrl+s", _("save")), ("?", _("help")), ("q", _("quit"))]
-        keys = [("?", _("help"))]
-        if person:
-            keys += [("r", _("roll")), ("1–6", _("hold")), ("↑↓ ⏎", _("fill")), ("c", _("coach"))]
-            if view.last is not None and view.last.undoable:
-                keys.append(("u", _("undo")))
-        else:
-            keys += [("+ −", _("pace")), ("s", _("skip")), ("c", _("coach"))]
-        return keys + [("ctrl+s", _("save")), ("ctrl+t", _("contrast")), ("q", _("quit"))]
+        return play_keys(view, person)
 
     # ---- what the player does -----------------------------------------------------------
     def costly(self, action: Action) -> tuple[float, Option] | None:
         """What a person's move loses against the coach's best, and that best move, when the
         warning is on (w) and the move loses more than it allows; else None."""
-        warn = self.app.settings.warn_above  # type: ignore[attr-defined]
+        warn = self.settings.warn_above
         if warn is None or (isinstance(action, Roll) and action.result is not None):
             return None
         found = cost_of(self.game, action)
@@ -402,7 +363,8 @@ class PlayScreen(Screen[None]):
             with language(self.lang):
                 self.notify(_("No rolls left: fill a box"), timeout=3)
             return
-        self.held ^= {index}
+        for row in self.query(DiceRow):
+            row.toggle(index)
         self.draw(view)
 
     def on_die_toggled(self, message: Die.Toggled) -> None:
@@ -412,7 +374,7 @@ class PlayScreen(Screen[None]):
         view = self.person_view()
         if view is None:
             return
-        keep = tuple(sorted(view.dice[i] for i in self.held)) if view.dice else ()
+        keep = next((row.kept() for row in self.query(DiceRow)), ())
         self.act(Roll(keep))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -426,7 +388,7 @@ class PlayScreen(Screen[None]):
         card = self.query_one(ScoreCard)
         view = self.session.view()
         with language(self.lang):
-            self.put("#picked", Text(self.picked_text(view, card.picked), style="bold"))
+            self.put("#picked", Text(picked_text(view, card.picked), style="bold"))
 
     def fill(self, box: str) -> None:
         """Fill a box: ask first before a 0 while another box would score (one question, which
@@ -512,7 +474,7 @@ class PlayScreen(Screen[None]):
 
     def action_warn(self) -> None:
         """Cycle the warning before a costly move: off, then more than 1, 3, 5, 10 points."""
-        settings = self.app.settings  # type: ignore[attr-defined]
+        settings = self.settings
         steps = [None, *WARN_STEPS]
         settings.warn_above = steps[(steps.index(settings.warn_above) + 1) % len(steps)
                                     if settings.warn_above in steps else 0]
@@ -532,16 +494,22 @@ class PlayScreen(Screen[None]):
             build(self.game.ruleset, lambda done, total: None)
 
     def action_pace(self, by: int) -> None:
-        self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + by))
-        if self.fixed_pace is not None:
-            self.fixed_pace = None
+        self.pacer.change(by)
         self.draw(self.session.view())
 
     def action_skip(self) -> None:
         if self.session.waiting_for() is None and not self.game.is_over:
-            self.skipping = True
+            self.pacer.skipping = True
             self.stop_bots()
             self.schedule_bots()
+
+    def action_motion(self) -> None:
+        """Turn the dice's tumble on a roll on or off (remembered)."""
+        self.settings.roll_animation = not self.settings.roll_animation
+        self.settings.save()
+        with language(self.lang):
+            self.notify(_("The dice tumble when rolled (m turns it off).") if self.settings.roll_animation
+                        else _("The dice show their faces at once (m brings the tumble back)."), timeout=4)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.lang, self.game.ruleset.uses_board))

@@ -1,0 +1,81 @@
+"""What the play screen says about the turn: the hint under the dice, the key bar, what the
+picked box would do, and DOZZY's tiles; each from the view, in the current language."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ..dice import show_dice
+from ..i18n import _, number
+from ..names import box_label
+from ..narration import board_text
+from ..views import GameView
+from .texts import dice_text
+
+
+def hint_text(view: GameView, person: bool, ready: bool, pace: float) -> str:
+    """The line under the dice: what the player may do now, or who plays and at what pace."""
+    if view.over:
+        return _("n: a new game · q: quit")
+    if not person:
+        current = view.players[view.current or 0]
+        if not ready:
+            return _("{name} waits for its table.").format(name=current.name)
+        text = _("{name} is playing: + faster, − slower ({pace} s a move), s skips.").format(
+            name=current.name, pace=number(pace, 1))
+        if view.last is not None and view.last.undoable:
+            text += " " + _("u takes your move back.")
+        return text
+    if view.dice is None:
+        if view.may_restore:
+            return _("r rolls · b brings tiles back first")
+        return _("r rolls the dice")
+    if view.rolls_left + view.saved_rolls:
+        return _("1–{n} hold a die · r rolls the others · ↑ ↓ Enter fill a box").format(n=len(view.dice))
+    return _("No rolls left: ↑ ↓ Enter fill a box")
+
+
+def picked_text(view: GameView, box: str | None) -> str:
+    """What the picked box would do now: its points, and in DOZZY its tiles."""
+    option = next((o for o in view.score_options if o.id == box), None)
+    if option is None:
+        return ""
+    box_name = box_label(option.number, option.name)
+    text = _("{box}: {points} now").format(box=box_name, points=option.points)
+    if view.board is not None:
+        if option.tiles_out:
+            text += "; " + board_text(option.tiles_out)
+        choices = [c for c in option.returns if c]
+        if choices:
+            ways = _(" or ").join(dice_text(c) for c in choices)
+            text += "; " + _("back: {choices}").format(choices=ways)
+    return text
+
+
+def tiles_board(view: GameView) -> Text:
+    """DOZZY's tiles: those in play, those out, and whether b brings some back."""
+    assert view.board is not None
+    text = Text(_("Tiles") + "  ", style="bold")
+    for t in range(1, 13):
+        if t in view.board.tiles_in:
+            text.append(f"[{t:>2}]", style="bold")
+        else:
+            text.append(" ·· ")
+    text.append("\n" + _("out: {tiles}").format(tiles=show_dice(view.board.tiles_out)))
+    if view.may_restore and view.board.tiles_out:
+        text.append("  " + _("b brings {n} back").format(n=view.may_restore), style="bold")
+    return text
+
+
+def play_keys(view: GameView, person: bool) -> list[tuple[str, str]]:
+    """The key bar: the keys that matter now."""
+    if view.over:
+        return [("n", _("new game")), ("ctrl+s", _("save")), ("?", _("help")), ("q", _("quit"))]
+    keys = [("?", _("help"))]
+    if person:
+        keys += [("r", _("roll")), ("1–6", _("hold")), ("↑↓ ⏎", _("fill")), ("c", _("coach"))]
+    else:
+        keys += [("+ −", _("pace")), ("s", _("skip")), ("c", _("coach"))]
+    if view.last is not None and view.last.undoable:
+        keys.append(("u", _("undo")))
+    return keys + [("ctrl+s", _("save")), ("ctrl+t", _("contrast")), ("q", _("quit"))]
