@@ -17,7 +17,9 @@ from typing import Any
 
 import pytest
 from rich.color import Color
+from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from helpers.tui import fill, pilot_test, play_screen, until
 from helpers.wait import DEADLINE
@@ -44,6 +46,13 @@ from yatzy.views import GameView
 
 SIZE = (120, 40)
 Moves = list[Action]
+
+
+def screen_text(renderable: Any) -> str:
+    """A renderable's text as a wide terminal would show it (lines joined by spaces)."""
+    console = Console(width=200, record=True)
+    console.print(renderable)
+    return " ".join(console.export_text().split())
 
 
 def view_of(app: YatzyApp) -> GameView:
@@ -379,11 +388,32 @@ async def test_the_coach_ranks_as_the_solver_does() -> None:
         assert panel.options[0].action == best.action
         assert panel.options[0].value == pytest.approx(best.value)
         assert best.action.describe() in panel.lines[0]  # type: ignore[union-attr]
+        # and says what "expected" means: the points still to come, not the final total
+        body = screen_text(app.screen.query_one("#coach-body", Static).content)
+        assert "expected: the points still to come from here" in body and "not the final total" in body
         # the coach follows the game: the next roll is ranked anew
         await pilot.press("r")
         await until(pilot, lambda: panel.version == len(game.log))
         best = coach.options(coach.position_of(game))[0]
         assert panel.options[0].action == best.action
+
+
+@pilot_test
+async def test_the_coach_ranks_the_dice_an_undo_brings_back() -> None:
+    app = YatzyApp(Game("kids", ["Ann", "Bo"], seed=3), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        panel = screen.query_one(CoachPanel)
+        await pilot.press("c", "r")  # open before the roll: it ranks the dice once they are there
+        await until(pilot, lambda: bool(panel.options))
+        ranked = [o.action for o in panel.options]
+        await pilot.press("enter", "y")  # a box filled (with 0, asked first): no dice to rank
+        assert view_of(app).current == 1 and not panel.options
+        await pilot.press("u")  # Ann's dice are back on the table, and so are the coach's moves
+        assert view_of(app).dice is not None
+        await until(pilot, lambda: bool(panel.options))
+        assert [o.action for o in panel.options] == ranked and panel.version == screen.game.version
+        assert len(panel.lines) == min(len(ranked), 5)  # and lists them
 
 
 @pilot_test

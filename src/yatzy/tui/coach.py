@@ -146,7 +146,7 @@ class CoachPanel(Vertical):
         body = self.query_one("#coach-body", Static)
         with language(self.lang):
             if view.board is not None:
-                self.options, self.version, self.lines = [], None, []
+                self.options, self.version, self.wanted, self.lines = [], None, None, []
                 text = Text(_("DOZZY has no exact table: its shared tile board is beyond the solver. "
                               "The coach helps in every other game."))
                 hint = heuristic_hint(game, view)
@@ -156,7 +156,7 @@ class CoachPanel(Vertical):
                 body.update(text)
                 return
             if view.over or view.dice is None or not view.score_options:
-                self.options, self.version, self.lines = [], None, []
+                self.options, self.version, self.wanted, self.lines = [], None, None, []
                 body.update(Text(_("Roll, and the coach ranks every keep and every box for your dice.")))
                 return
         if self.version == view.version or self.wanted == view.version:
@@ -208,7 +208,8 @@ class CoachPanel(Vertical):
 
     def table(self, options: list[Option], view: GameView) -> list[RenderableType]:
         """The best moves: what to do, the points to expect from here, what each gives up, and for
-        a keep the odds of each box by the end of the turn (indented under it)."""
+        a keep the odds of each box this turn may fill (indented under it); then what the
+        columns mean."""
         names = {b.id: b.name for b in view.players[0].boxes}
         numbers = {b.id: b.number for b in view.players[0].boxes}
         heads = _("move"), _("expected"), _("regret")  # outside the f-string, where the extraction finds them
@@ -231,4 +232,12 @@ class CoachPanel(Vertical):
                 parts.append(Padding(Text(odds, style="italic"), (0, 0, 0, 3)))
         if len(options) > SHOWN:
             parts.append(Text(_("… and {n} more moves").format(n=len(options) - SHOWN)))
+        if options:
+            parts.append(Text(self.legend, style="italic"))
         return parts
+
+    @property
+    def legend(self) -> str:
+        """What the columns mean: "expected" is what is still to come, not the final total."""
+        return _("expected: the points still to come from here, this turn included (not the final "
+                 "total); regret: what a move gives up against the best")
