@@ -32,7 +32,7 @@ from yatzy.seats import Seat
 from yatzy.session import Session
 from yatzy.solver.coach import Coach
 from yatzy.solver.solve import solve
-from yatzy.storage import Database, GameSummary, list_games, load_game
+from yatzy.storage import Database, GameSummary, list_games, load_game, record_game
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.coach import CoachPanel
 from yatzy.tui.dialogs import ChoiceScreen, ConfirmScreen, SaveScreen
@@ -251,6 +251,77 @@ async def test_held_dice_stay_where_they_fell_and_keep_their_keys_over_the_rolls
         # the dice drawn are the engine's: each roll kept the faces held
         rolls = [a for a in screen.game.log if isinstance(a, Roll)]
         assert rolls[1].keep == (first[held[0]],) and sorted(rolls[2].keep) == sorted(second[i] for i in held)
+
+
+@pilot_test
+async def test_a_roll_tumbles_the_dice_not_held_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("yatzy.tui.play.TUMBLE", DEADLINE)  # a tumble that lasts until a key ends it
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=5), pace=0)
+    app.animation_level = "full"  # the tests' default is none, as TEXTUAL_ANIMATIONS=none asks
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+
+        def rolling() -> set[int]:
+            return {i for i, d in enumerate(screen.query(Die)) if d.has_class("-rolling")}
+
+        await pilot.press("r")
+        assert rolling() == {0, 1, 2, 3, 4}
+        await pilot.press("2")  # a key shows the faces at once, and holds the die it names
+        assert not rolling() and [d.face for d in screen.query(Die)] == list(view_of(app).dice or ())
+        await pilot.press("r")
+        assert rolling() == {0, 2, 3, 4}  # the held die lies still
+        monkeypatch.setattr("yatzy.tui.play.TUMBLE", 0.05)
+        await pilot.press("1", "r")
+        await until(pilot, lambda: not rolling())  # a short tumble ends by itself
+        dice = sorted(d.face or 0 for d in screen.query(Die))
+        assert dice == list(view_of(app).dice or ())
+        # m turns it off, and the setting is remembered
+        await fill(pilot, "chance")
+        await pilot.press("m", "r")
+        assert not rolling() and not Settings.load().roll_animation
+        await pilot.press("m")
+        assert Settings.load().roll_animation
+
+
+@pilot_test
+async def test_a_yatzy_is_celebrated() -> None:
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=1085), pace=0)  # a first roll of five sixes
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        await pilot.press("r")
+        await fill(pilot, "three_of_a_kind")  # five alike in another box: no cheer
+        assert not any("Yatzy!" in str(n.message) for n in app._notifications)
+        await pilot.press("u")
+        await fill(pilot, "yatzy")
+        assert any(str(n.message) == "Yatzy! Ann scores 50 with all the dice alike." for n in app._notifications)
+        assert screen.query_one("#dice").has_class("-yatzy")
+
+
+def typed_game(name: str, dice: tuple[int, ...]) -> Game:
+    """A finished kids' game whose every turn threw ``dice`` at a real table."""
+    game = Game("kids", [name], dice_from="players")
+    for box in game.ruleset.category_ids:
+        game.apply(game.roll_reaching(dice))
+        game.apply(Score(box))
+    return game
+
+
+@pilot_test
+async def test_a_personal_best_is_celebrated_at_the_end_and_only_a_best() -> None:
+    with Database() as db:
+        record_game(db, typed_game("Ann", (1, 2, 3, 4, 5)))  # 15 points: easy to beat
+        record_game(db, typed_game("Bo", (6, 6, 6, 6, 6)))  # 30, in Sixes alone: more than seed 3 makes
+    for name, cheered in (("Ann", True), ("Bo", False)):
+        app = YatzyApp(Game("kids", [name], seed=3), pace=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = play_screen(app)
+            await until(pilot, lambda: screen.bests is not None)
+            await until_over(pilot, [])
+            total = view_of(app).players[0].total
+            told = [str(n.message) for n in app._notifications if "personal best" in str(n.message)]
+            best = 15 if cheered else 30
+            assert told == ([f"A personal best for {name}: {total}, beating {best}!"] if cheered else [])
+            assert (total > best) == cheered
 
 
 @pilot_test
