@@ -316,7 +316,7 @@ async def test_a_personal_best_is_celebrated_at_the_end_and_only_a_best() -> Non
         app = YatzyApp(Game("kids", [name], seed=3), pace=0)
         async with app.run_test(size=SIZE) as pilot:
             screen = play_screen(app)
-            await until(pilot, lambda s=screen: s.bests is not None)  # type: ignore[misc]
+            await until(pilot, lambda s=screen: s.bests is not None)
             await until_over(pilot, [])
             total = view_of(app).players[0].total
             told = [str(n.message) for n in app._notifications if "personal best" in str(n.message)]
