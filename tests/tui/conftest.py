@@ -1,12 +1,11 @@
 """Every terminal test runs with its own folders for settings and games (test_history's
-fixture of the same name also shows times in UTC), and without animations."""
+fixture of the same name also shows times in UTC), and without the dice's tumble."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-import textual.constants
 
 
 @pytest.fixture(autouse=True)
@@ -17,7 +16,7 @@ def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def no_animation(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No dice tumble nor other animation unless a test asks (``app.animation_level = "full"``):
-    as ``TEXTUAL_ANIMATIONS=none`` does for a player who wants none."""
-    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+def no_tumble(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dice show their faces at once unless a test asks for their tumble (a roll's pips
+    would change under a screenshot)."""
+    monkeypatch.setattr("yatzy.tui.pacing.TUMBLE", 0)

@@ -255,9 +255,8 @@ async def test_held_dice_stay_where_they_fell_and_keep_their_keys_over_the_rolls
 
 @pilot_test
 async def test_a_roll_tumbles_the_dice_not_held_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("yatzy.tui.play.TUMBLE", DEADLINE)  # a tumble that lasts until a key ends it
+    monkeypatch.setattr("yatzy.tui.pacing.TUMBLE", DEADLINE)  # a tumble that lasts until a key ends it
     app = YatzyApp(Game("yatzy", ["Ann"], seed=5), pace=0)
-    app.animation_level = "full"  # the tests' default is none, as TEXTUAL_ANIMATIONS=none asks
     async with app.run_test(size=SIZE) as pilot:
         screen = play_screen(app)
 
@@ -270,7 +269,7 @@ async def test_a_roll_tumbles_the_dice_not_held_unless_turned_off(monkeypatch: p
         assert not rolling() and [d.face for d in screen.query(Die)] == list(view_of(app).dice or ())
         await pilot.press("r")
         assert rolling() == {0, 2, 3, 4}  # the held die lies still
-        monkeypatch.setattr("yatzy.tui.play.TUMBLE", 0.05)
+        monkeypatch.setattr("yatzy.tui.pacing.TUMBLE", 0.05)
         await pilot.press("1", "r")
         await until(pilot, lambda: not rolling())  # a short tumble ends by itself
         dice = sorted(d.face or 0 for d in screen.query(Die))
@@ -281,6 +280,14 @@ async def test_a_roll_tumbles_the_dice_not_held_unless_turned_off(monkeypatch: p
         assert not rolling() and not Settings.load().roll_animation
         await pilot.press("m")
         assert Settings.load().roll_animation
+        # and none for a terminal that asks for no animation (TEXTUAL_ANIMATIONS=none)
+        monkeypatch.setattr("yatzy.tui.pacing.TUMBLE", DEADLINE)
+        app.animation_level = "none"
+        await pilot.press("r")
+        assert not rolling()
+        app.animation_level = "full"
+        await pilot.press("1", "r")
+        assert rolling() == {1, 2, 3, 4}
 
 
 @pilot_test

@@ -120,6 +120,20 @@ def cost_of(game: Game, action: Action) -> tuple[float, Option] | None:
     return None
 
 
+def costly(game: Game, action: Action, warn: float | None) -> tuple[float, Option] | None:
+    """What a person's move loses against the coach's best, and that best move, when the
+    warning is on (``warn`` points, w) and the move loses more than it allows; else None."""
+    if warn is None or (isinstance(action, Roll) and action.result is not None):
+        return None
+    found = cost_of(game, action)
+    return found if found is not None and found[0] > warn else None
+
+
+def costly_question(lost: float, best: Option) -> str:
+    return _("This move loses {points} points against the coach's best: {best}. "
+             "Play it anyway?").format(points=number(lost, 1), best=best.action.describe())
+
+
 class CoachPanel(Vertical):
     """Shown and hidden with c. ``options`` holds the ranked moves on show, best first."""
 

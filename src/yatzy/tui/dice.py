@@ -15,7 +15,7 @@ from textual.containers import Grid
 from textual.timer import Timer
 
 from ..dice_slots import held_slots, place
-from ..session import Rolled
+from ..session import Event, Rolled, Scored, TilesRestored, TurnPassed, Undone
 from .widgets import Die
 
 TUMBLE = 0.4
@@ -47,6 +47,16 @@ class DiceRow(Grid):
             yield Die(i)
 
     # ---- what happened ----------------------------------------------------------------
+    def heard(self, e: Event, tumble: float = 0, yatzy: bool = False) -> None:
+        """A move: a roll lays its dice out (tumbling ``tumble`` seconds); whatever ends the
+        turn's rolls or brings its dice back releases the held ones; a ``yatzy`` lights them up."""
+        if isinstance(e, Rolled):
+            self.rolled(e, tumble)
+        elif isinstance(e, Scored | Undone | TurnPassed | TilesRestored):
+            self.release()
+        if yatzy:
+            self.flash()
+
     def rolled(self, e: Rolled, tumble: float) -> None:
         """A roll: the kept dice stay in their slots, the new ones fill the others and tumble
         for ``tumble`` seconds (0: none)."""

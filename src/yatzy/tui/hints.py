@@ -1,5 +1,6 @@
-"""What the play screen says about the turn: the hint under the dice, the key bar, what the
-picked box would do, and DOZZY's tiles; each from the view, in the current language."""
+"""What the play screen says about the turn: whose it is, the hint under the dice, the key bar,
+the bonus, what the picked box would do, the question before a 0, and DOZZY's tiles; each
+from the view, in the current language."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from rich.text import Text
 from ..dice import show_dice
 from ..i18n import _, number
 from ..names import box_label
-from ..narration import board_text
-from ..views import GameView
-from .texts import dice_text
+from ..narration import board_text, rolls_text
+from ..solver.coach import Option
+from ..views import GameView, ScoreOption
+from .texts import bonus_sentence, dice_text
 
 
 def hint_text(view: GameView, person: bool, ready: bool, pace: float) -> str:
@@ -79,3 +81,48 @@ def play_keys(view: GameView, person: bool) -> list[tuple[str, str]]:
     if view.last is not None and view.last.undoable:
         keys.append(("u", _("undo")))
     return keys + [("ctrl+s", _("save")), ("ctrl+t", _("contrast")), ("q", _("quit"))]
+
+
+def turn_text(view: GameView) -> str:
+    """Whose turn it is, and the rolls left."""
+    if view.current is None:
+        return _("The game is over.")
+    current = view.players[view.current]
+    turn = _("{name}'s turn").format(name=current.name) if current.kind == "person" else \
+        _("{name}'s turn (bot: {level})").format(name=current.name, level=current.level)
+    return turn + " · " + rolls_text(view)
+
+
+def bonus_text(view: GameView) -> str:
+    """How far the player to move is on each bonus."""
+    if view.current is None:
+        return ""
+    p = view.players[view.current]
+    return "\n".join(bonus_sentence(p.name if len(p.bonuses) == 1 else
+                                    f"{p.name} ({min(b.boxes)}–{max(b.boxes)})", b) for b in p.bonuses)
+
+
+def warning_notice(warn: float | None) -> str:
+    """What the warning before a costly move does now (w changed it)."""
+    if warn is None:
+        return _("No warning before costly moves (w turns it on).")
+    return _("Asks before a move that loses more than {points:g} points against the "
+             "coach's best (w changes it).").format(points=warn)
+
+
+def motion_notice(on: bool) -> str:
+    """Whether the dice tumble when rolled (m changed it)."""
+    return _("The dice tumble when rolled (m turns it off).") if on else \
+        _("The dice show their faces at once (m brings the tumble back).")
+
+
+def zero_question(option: ScoreOption, costly: tuple[float, Option] | None) -> str:
+    """Before a 0 while another box would score; with what the move loses when the warning
+    would ask too."""
+    label = box_label(option.number, option.name)
+    if costly is None:
+        return _("Fill {box} with 0? Other boxes would score points with these dice.").format(box=label)
+    lost, best = costly
+    text = _("Fill {box} with 0? Other boxes would score points with these dice, and "
+             "this move loses {points} points against the coach's best: {best}.")
+    return text.format(box=label, points=number(lost, 1), best=best.action.describe())

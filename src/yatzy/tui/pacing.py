@@ -12,6 +12,8 @@ from collections.abc import Callable
 from textual.timer import Timer
 from textual.widget import Widget
 
+from .dice import TUMBLE
+
 PACES = (0.15, 0.3, 0.6, 1.0, 1.6, 2.5)
 """Seconds between two bot moves, fastest first."""
 DEFAULT_PACE = 3
@@ -56,6 +58,11 @@ class Pacer:
         if self.timer is None:
             delay = max(self.pace, UNDO_WINDOW) if undoable else self.pace
             self.timer = self.owner.set_timer(delay, self._due)
+
+    def tumble(self, bot: bool) -> float:
+        """How long a roll's dice tumble: a person's for a moment, a bot's within its pace (none
+        when its moves come at once)."""
+        return (0 if self.at_once else min(TUMBLE, self.pace)) if bot else TUMBLE
 
     def stop(self) -> None:
         if self.timer is not None:

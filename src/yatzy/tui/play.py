@@ -25,9 +25,9 @@ from ..actions import parse_action
 from ..bots import needs_table
 from ..errors import YatzyError
 from ..game import Action, Roll, Score
-from ..i18n import _, language, number
+from ..i18n import _, language
 from ..names import box_label
-from ..narration import event_text, preparing_text, rolls_text, round_text, tiles_text
+from ..narration import event_text, preparing_text, round_text, tiles_text
 from ..recording import Recorder
 from ..session import (
     DEFAULT_SAVE,
@@ -38,25 +38,19 @@ from ..session import (
     Scored,
     Session,
     TilesMoved,
-    TilesRestored,
     TurnPassed,
-    Undone,
 )
 from ..solver.coach import Option
 from ..views import GameView, ScoreOption
+from . import hints
 from .celebrate import best_texts, is_yatzy, previous_bests, yatzy_text
-from .coach import CoachPanel, build, cost_of
+from .coach import CoachPanel, build, costly, costly_question
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
-from .dice import TUMBLE, DiceRow
+from .dice import DiceRow
 from .end import EndScreen
-from .hints import hint_text, picked_text, play_keys, tiles_board
 from .pacing import Pacer
-from .settings import Settings, autosave
-from .texts import bonus_sentence
+from .settings import Settings, autosave, next_warning
 from .widgets import Die, KeyBar, ScoreCard
-
-WARN_STEPS = (1.0, 3.0, 5.0, 10.0)
-"""The points a move may lose before the warning asks (w cycles through them, then off)."""
 
 
 class PlayScreen(Screen[None]):
@@ -140,10 +134,6 @@ class PlayScreen(Screen[None]):
     def settings(self) -> Settings:
         return self.app.settings  # type: ignore[attr-defined, no-any-return]
 
-    @property
-    def pace(self) -> float:
-        return self.pacer.pace
-
     # ---- the bots -------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="prepare")
     def prepare(self) -> None:
@@ -203,30 +193,21 @@ class PlayScreen(Screen[None]):
     # ---- events and drawing ------------------------------------------------------------
     def heard(self, e: Event) -> None:
         """Every move, as the session reports it: a line in the moves list (but for a turn
-        passing and a score that moved no tile, which the screen shows), and the dice a roll
-        kept stay held (a bot's keeps are shown the same way)."""
+        passing and a score that moved no tile, which the screen shows); the dice a roll kept
+        stay held where they lay (a bot's keeps too) while the others tumble; a Yatzy cheered."""
         view = self.session.view()
         quiet = isinstance(e, TurnPassed) or isinstance(e, TilesMoved) and not (e.tiles_out or e.tiles_back)
         if not quiet:
             with language(self.lang):
                 self.moves.append(event_text(e, view))
+        rolled, yatzy = isinstance(e, Rolled), isinstance(e, Scored) and is_yatzy(self.game, e)
+        bot = isinstance(e, Rolled | Scored) and self.game.seats[e.player].is_bot
+        tumble = self.pacer.tumble(bot) if rolled and self.settings.roll_animation else 0  # off with m
         for row in self.query(DiceRow):
-            if isinstance(e, Rolled):
-                row.rolled(e, self.tumble(e))
-            elif isinstance(e, Scored | Undone | TurnPassed | TilesRestored):
-                row.release()
-        if isinstance(e, Scored) and is_yatzy(self.game, e):
+            row.heard(e, tumble, yatzy)
+        if isinstance(e, Scored) and yatzy:
             with language(self.lang):
                 self.notify(yatzy_text(view.players[e.player].name, e.points), title="★", timeout=5)
-            for row in self.query(DiceRow):
-                row.flash()
-
-    def tumble(self, e: Rolled) -> float:
-        """How long a roll's dice tumble: a person's for a moment, a bot's within its pace; none
-        when turned off (m), skipped or at pace 0."""
-        if not self.settings.roll_animation or self.pacer.at_once and self.game.seats[e.player].is_bot:
-            return 0
-        return TUMBLE if not self.game.seats[e.player].is_bot else min(TUMBLE, self.pace)
 
     @work(thread=True, exclusive=True, group="bests")
     def read_bests(self) -> None:
@@ -267,29 +248,19 @@ class PlayScreen(Screen[None]):
 
     def _draw(self, view: GameView) -> None:
         person = self.session.waiting_for()
-        current = None if view.current is None else view.players[view.current]
         self.put("#title", Text(f" {_(view.title)} · {round_text(view)}", style="bold"))
-        if current is None:
-            turn = _("The game is over.")
-        else:
-            turn = _("{name}'s turn").format(name=current.name) if current.kind == "person" else \
-                _("{name}'s turn (bot: {level})").format(name=current.name, level=current.level)
-            turn += " · " + rolls_text(view)
-        self.put("#turn", Text(turn, style="bold"))
+        self.put("#turn", Text(hints.turn_text(view), style="bold"))
         for row in self.query(DiceRow):
             row.show(view.dice, _("HELD") if person is not None else _("KEPT"))
         card = self.query_one(ScoreCard)
         card.show(view)
         self.put("#hint", Text(self.hint(view, person is not None)))
-        self.put("#picked", Text(picked_text(view, card.picked), style="bold"))
+        self.put("#picked", Text(hints.picked_text(view, card.picked), style="bold"))
         board = self.query_one("#board", Static)
         board.display = view.board is not None
         if view.board is not None:
-            self.put("#board", tiles_board(view))
-        self.put("#bonus", Text("\n".join(
-            bonus_sentence(current.name if len(current.bonuses) == 1 else
-                           f"{current.name} ({min(b.boxes)}–{max(b.boxes)})", b) for b in current.bonuses)
-            if current else ""))
+            self.put("#board", hints.tiles_board(view))
+        self.put("#bonus", Text(hints.bonus_text(view)))
         self.put("#moves", self.moves_text())
         coach = self.query_one(CoachPanel)
         if coach.display:
@@ -306,30 +277,24 @@ class PlayScreen(Screen[None]):
             self.query_one(selector, Static).update(text, layout=False)
 
     def hint(self, view: GameView, person: bool) -> str:
-        return hint_text(view, person, self.ready, self.pace)
+        return hints.hint_text(view, person, self.ready, self.pacer.pace)
 
     def keys(self, view: GameView, person: bool) -> list[tuple[str, str]]:
-        return play_keys(view, person)
+        return hints.play_keys(view, person)
 
     # ---- what the player does -----------------------------------------------------------
     def costly(self, action: Action) -> tuple[float, Option] | None:
         """What a person's move loses against the coach's best, and that best move, when the
         warning is on (w) and the move loses more than it allows; else None."""
-        warn = self.settings.warn_above
-        if warn is None or (isinstance(action, Roll) and action.result is not None):
-            return None
-        found = cost_of(self.game, action)
-        return found if found is not None and found[0] > warn else None
+        return costly(self.game, action, self.settings.warn_above)
 
     def act(self, action: Action) -> None:
         """A person's move; with the warning on (w), a move that loses more than the chosen
         points against the coach's best is asked about first."""
         found = self.costly(action)
         if found is not None:
-            lost, best = found
             with language(self.lang):
-                question = _("This move loses {points} points against the coach's best: {best}. "
-                             "Play it anyway?").format(points=number(lost, 1), best=best.action.describe())
+                question = costly_question(*found)
             self.app.push_screen(ConfirmScreen(self.lang, question),
                                  lambda yes: self.really_act(action) if yes else None)
             return
@@ -388,7 +353,7 @@ class PlayScreen(Screen[None]):
         card = self.query_one(ScoreCard)
         view = self.session.view()
         with language(self.lang):
-            self.put("#picked", Text(picked_text(view, card.picked), style="bold"))
+            self.put("#picked", Text(hints.picked_text(view, card.picked), style="bold"))
 
     def fill(self, box: str) -> None:
         """Fill a box: ask first before a 0 while another box would score (one question, which
@@ -404,15 +369,7 @@ class PlayScreen(Screen[None]):
         if option.points == 0 and any(o.points > 0 for o in view.score_options):
             found = self.costly(Score(box))
             with language(self.lang):
-                label = box_label(option.number, option.name)
-                if found is None:
-                    question = _("Fill {box} with 0? Other boxes would score points with these dice.").format(
-                        box=label)
-                else:
-                    lost, best = found
-                    text = _("Fill {box} with 0? Other boxes would score points with these dice, and "
-                             "this move loses {points} points against the coach's best: {best}.")
-                    question = text.format(box=label, points=number(lost, 1), best=best.action.describe())
+                question = hints.zero_question(option, found)
             asked = found is not None
             self.app.push_screen(ConfirmScreen(self.lang, question),
                                  lambda yes: self.choose_tiles(option, asked) if yes else None)
@@ -475,17 +432,12 @@ class PlayScreen(Screen[None]):
     def action_warn(self) -> None:
         """Cycle the warning before a costly move: off, then more than 1, 3, 5, 10 points."""
         settings = self.settings
-        steps = [None, *WARN_STEPS]
-        settings.warn_above = steps[(steps.index(settings.warn_above) + 1) % len(steps)
-                                    if settings.warn_above in steps else 0]
+        settings.warn_above = next_warning(settings.warn_above)
         settings.save()
         with language(self.lang):
-            if settings.warn_above is None:
-                self.notify(_("No warning before costly moves (w turns it on)."), timeout=4)
-                return
-            self.notify(_("Asks before a move that loses more than {points:g} points against the "
-                          "coach's best (w changes it).").format(points=settings.warn_above), timeout=5)
-        self.warm_coach()
+            self.notify(hints.warning_notice(settings.warn_above), timeout=5)
+        if settings.warn_above is not None:
+            self.warm_coach()
 
     @work(thread=True, exclusive=True, group="warn")
     def warm_coach(self) -> None:
@@ -508,8 +460,7 @@ class PlayScreen(Screen[None]):
         self.settings.roll_animation = not self.settings.roll_animation
         self.settings.save()
         with language(self.lang):
-            self.notify(_("The dice tumble when rolled (m turns it off).") if self.settings.roll_animation
-                        else _("The dice show their faces at once (m brings the tumble back)."), timeout=4)
+            self.notify(hints.motion_notice(self.settings.roll_animation), timeout=4)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.lang, self.game.ruleset.uses_board))

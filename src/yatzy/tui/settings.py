@@ -131,6 +131,16 @@ class Settings:
                 indent=2, ensure_ascii=False))
 
 
+WARN_STEPS = (1.0, 3.0, 5.0, 10.0)
+"""The points a move may lose before the warning asks (w cycles through them, then off)."""
+
+
+def next_warning(warn: float | None) -> float | None:
+    """The warning's next step: off, then more than 1, 3, 5, 10 points, then off again."""
+    steps = [None, *WARN_STEPS]
+    return steps[(steps.index(warn) + 1) % len(steps) if warn in steps else 0]
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write through a temporary file and a rename, so a file is never half written."""
     path.parent.mkdir(parents=True, exist_ok=True)
