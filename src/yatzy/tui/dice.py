@@ -40,6 +40,7 @@ class DiceRow(Grid):
         self.faces: tuple[int, ...] | None = None
         self.word = ""
         self._frames: Timer | None = None
+        self._end: Timer | None = None
         self._random = random.Random()  # the tumble's faces only: never the game's dice
 
     def compose(self) -> ComposeResult:
@@ -67,7 +68,7 @@ class DiceRow(Grid):
         if tumble > 0 and self.app.animation_level != "none":
             self.rolling = frozenset(range(len(e.dice))) - self.held
             self._frames = self.set_interval(FRAME, self.paint)
-            self.set_timer(tumble, self.settle)
+            self._end = self.set_timer(tumble, self.settle)
 
     def release(self) -> None:
         """The turn's dice are gone or back as they were: nothing held."""
@@ -85,9 +86,10 @@ class DiceRow(Grid):
 
     def settle(self) -> None:
         """The tumble ends: the dice show their faces."""
-        if self._frames is not None:
-            self._frames.stop()
-            self._frames = None
+        for timer in (self._frames, self._end):
+            if timer is not None:
+                timer.stop()
+        self._frames = self._end = None
         if self.rolling:
             self.rolling = frozenset()
             self.paint()
