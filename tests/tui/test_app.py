@@ -17,9 +17,12 @@ from typing import Any
 
 import pytest
 from rich.color import Color
+from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from helpers.tui import fill, pilot_test, play_screen, until
+from helpers.wait import DEADLINE
 from yatzy.actions import parse_action
 from yatzy.bots import DozzyBot
 from yatzy.errors import InvalidActionError
@@ -29,7 +32,7 @@ from yatzy.seats import Seat
 from yatzy.session import Session
 from yatzy.solver.coach import Coach
 from yatzy.solver.solve import solve
-from yatzy.storage import Database, GameSummary, list_games, load_game
+from yatzy.storage import Database, GameSummary, list_games, load_game, record_game
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.coach import CoachPanel
 from yatzy.tui.dialogs import ChoiceScreen, ConfirmScreen, SaveScreen
@@ -38,11 +41,18 @@ from yatzy.tui.history import HistoryScreen
 from yatzy.tui.play import PlayScreen
 from yatzy.tui.settings import Settings, autosave_path, settings_path
 from yatzy.tui.setup import NewGameScreen
-from yatzy.tui.widgets import ScoreCard
+from yatzy.tui.widgets import Die, ScoreCard
 from yatzy.views import GameView
 
 SIZE = (120, 40)
 Moves = list[Action]
+
+
+def screen_text(renderable: Any) -> str:
+    """A renderable's text as a wide terminal would show it (lines joined by spaces)."""
+    console = Console(width=200, record=True)
+    console.print(renderable)
+    return " ".join(console.export_text().split())
 
 
 def view_of(app: YatzyApp) -> GameView:
@@ -216,6 +226,113 @@ async def test_held_dice_are_marked_by_more_than_colour_and_kept_by_the_roll() -
 
 
 @pilot_test
+async def test_held_dice_stay_where_they_fell_and_keep_their_keys_over_the_rolls() -> None:
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=5), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+
+        def faces() -> list[int | None]:
+            return [d.face for d in screen.query(Die)]
+
+        await pilot.press("r")
+        first = faces()
+        held = [4, 0]  # the highest die and the lowest: a sort would move them when others come
+        await pilot.press(str(held[0] + 1), "r")
+        second = faces()
+        assert second[held[0]] == first[held[0]] and screen.query_one(f"#die-{held[0]}").has_class("-held")
+        assert sorted(f for f in second if f is not None) == list(view_of(app).dice or ())
+        # the same key still hits the same die: 5 frees the die it held, and holds it again
+        await pilot.press(str(held[0] + 1))
+        assert not screen.query_one(f"#die-{held[0]}").has_class("-held")
+        await pilot.press(str(held[0] + 1), str(held[1] + 1), "r")  # and one more: both stay put
+        third = faces()
+        assert [third[i] for i in held] == [second[i] for i in held]
+        assert {i for i, d in enumerate(screen.query(Die)) if d.has_class("-held")} == set(held)
+        # the dice drawn are the engine's: each roll kept the faces held
+        rolls = [a for a in screen.game.log if isinstance(a, Roll)]
+        assert rolls[1].keep == (first[held[0]],) and sorted(rolls[2].keep) == sorted(second[i] for i in held)
+
+
+@pilot_test
+async def test_a_roll_tumbles_the_dice_not_held_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("yatzy.tui.pacing.TUMBLE", DEADLINE)  # a tumble that lasts until a key ends it
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=5), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+
+        def rolling() -> set[int]:
+            return {i for i, d in enumerate(screen.query(Die)) if d.has_class("-rolling")}
+
+        await pilot.press("r")
+        assert rolling() == {0, 1, 2, 3, 4}
+        await pilot.press("2")  # a key shows the faces at once, and holds the die it names
+        assert not rolling() and [d.face for d in screen.query(Die)] == list(view_of(app).dice or ())
+        await pilot.press("r")
+        assert rolling() == {0, 2, 3, 4}  # the held die lies still
+        monkeypatch.setattr("yatzy.tui.pacing.TUMBLE", 0.05)
+        await pilot.press("1", "r")
+        await until(pilot, lambda: not rolling())  # a short tumble ends by itself
+        dice = sorted(d.face or 0 for d in screen.query(Die))
+        assert dice == list(view_of(app).dice or ())
+        # m turns it off, and the setting is remembered
+        await fill(pilot, "chance")
+        await pilot.press("m", "r")
+        assert not rolling() and not Settings.load().roll_animation
+        await pilot.press("m")
+        assert Settings.load().roll_animation
+        # and none for a terminal that asks for no animation (TEXTUAL_ANIMATIONS=none)
+        monkeypatch.setattr("yatzy.tui.pacing.TUMBLE", DEADLINE)
+        app.animation_level = "none"
+        await pilot.press("r")
+        assert not rolling()
+        app.animation_level = "full"
+        await pilot.press("1", "r")
+        assert rolling() == {1, 2, 3, 4}
+
+
+@pilot_test
+async def test_a_yatzy_is_celebrated() -> None:
+    app = YatzyApp(Game("yatzy", ["Ann"], seed=1085), pace=0)  # a first roll of five sixes
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        await pilot.press("r")
+        await fill(pilot, "three_of_a_kind")  # five alike in another box: no cheer
+        assert not any("Yatzy!" in str(n.message) for n in app._notifications)
+        await pilot.press("u")
+        await fill(pilot, "yatzy")
+        told = [str(n.message) for n in app._notifications]
+        assert "Yatzy! Ann scores 50 with all the dice alike." in told
+        assert screen.query_one("#dice").has_class("-yatzy")
+
+
+def typed_game(name: str, dice: tuple[int, ...]) -> Game:
+    """A finished kids' game whose every turn threw ``dice`` at a real table."""
+    game = Game("kids", [name], dice_from="players")
+    for box in game.ruleset.category_ids:
+        game.apply(game.roll_reaching(dice))
+        game.apply(Score(box))
+    return game
+
+
+@pilot_test
+async def test_a_personal_best_is_celebrated_at_the_end_and_only_a_best() -> None:
+    with Database() as db:
+        record_game(db, typed_game("Ann", (1, 2, 3, 4, 5)))  # 15 points: easy to beat
+        record_game(db, typed_game("Bo", (6, 6, 6, 6, 6)))  # 30, in Sixes alone: more than seed 3 makes
+    for name, cheered in (("Ann", True), ("Bo", False)):
+        app = YatzyApp(Game("kids", [name], seed=3), pace=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = play_screen(app)
+            await until(pilot, lambda s=screen: s.bests is not None)
+            await until_over(pilot, [])
+            total = view_of(app).players[0].total
+            told = [str(n.message) for n in app._notifications if "personal best" in str(n.message)]
+            best = 15 if cheered else 30
+            assert told == ([f"A personal best for {name}: {total}, beating {best}!"] if cheered else [])
+            assert (total > best) == cheered
+
+
+@pilot_test
 async def test_a_box_is_filled_with_two_clicks() -> None:
     app = YatzyApp(Game("yatzy", ["Ann"], seed=5), pace=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -274,6 +391,30 @@ async def test_undo_takes_the_last_score_back_until_the_next_roll() -> None:
         assert view_of(app).dice is not None
 
 
+@pilot_test
+async def test_u_takes_a_score_back_while_the_bot_is_about_to_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("yatzy.tui.pacing.UNDO_WINDOW", DEADLINE)  # time enough on any machine
+    app = YatzyApp(Game("kids", [Seat("Me"), Seat("Greedy", "bot", "greedy")], seed=3), pace=0.3)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        await pilot.press("r")
+        box = max(view_of(app).score_options, key=lambda o: o.points)
+        await fill(pilot, box.id)
+        assert view_of(app).current == 1
+        assert " u  undo" in str(screen.query_one("#keys").render())  # said while the bot waits
+        assert "u takes your move back" in str(screen.query_one("#hint").render())
+        await pilot.pause(0.6)  # twice the bot's pace: it still waits for the person's second thought
+        assert len(screen.game.log) == 2
+        await pilot.press("u")
+        view = view_of(app)
+        assert view.current == 0 and view.players[0].boxes[box.number - 1].points is None
+        assert not screen.pacer.waiting  # the bot's move is off
+        await fill(pilot, box.id)
+        await pilot.press("s")  # the bot plays its turn at once when skipped
+        view = view_of(app)
+        assert view.current == 0 and sum(b.points is not None for b in view.players[1].boxes) == 1
+
+
 @pytest.mark.slow
 @pilot_test
 async def test_bots_play_at_a_pace_that_can_be_changed_and_skipped() -> None:
@@ -326,11 +467,32 @@ async def test_the_coach_ranks_as_the_solver_does() -> None:
         assert panel.options[0].action == best.action
         assert panel.options[0].value == pytest.approx(best.value)
         assert best.action.describe() in panel.lines[0]  # type: ignore[union-attr]
+        # and says what "expected" means: the points still to come, not the final total
+        body = screen_text(app.screen.query_one("#coach-body", Static).content)
+        assert "expected: the points still to come from here" in body and "not the final total" in body
         # the coach follows the game: the next roll is ranked anew
         await pilot.press("r")
         await until(pilot, lambda: panel.version == len(game.log))
         best = coach.options(coach.position_of(game))[0]
         assert panel.options[0].action == best.action
+
+
+@pilot_test
+async def test_the_coach_ranks_the_dice_an_undo_brings_back() -> None:
+    app = YatzyApp(Game("kids", ["Ann", "Bo"], seed=3), pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = play_screen(app)
+        panel = screen.query_one(CoachPanel)
+        await pilot.press("c", "r")  # open before the roll: it ranks the dice once they are there
+        await until(pilot, lambda: bool(panel.options))
+        ranked = [o.action for o in panel.options]
+        await pilot.press("enter", "y")  # a box filled (with 0, asked first): no dice to rank
+        assert view_of(app).current == 1 and not panel.options
+        await pilot.press("u")  # Ann's dice are back on the table, and so are the coach's moves
+        assert view_of(app).dice is not None
+        await until(pilot, lambda: bool(panel.options))
+        assert [o.action for o in panel.options] == ranked and panel.version == screen.game.version
+        assert len(panel.lines) == min(len(ranked), 5)  # and lists them
 
 
 @pilot_test

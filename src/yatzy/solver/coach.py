@@ -39,7 +39,8 @@ class Option:
     """Expected points still to come from here, this turn included."""
     regret: float
     odds: tuple[tuple[str, float], ...] = field(default=())
-    """For keeps: chance of making each open box by the end of the turn."""
+    """For keeps: chance of making each box that may be filled this turn by its end (in a forced
+    game the next box only)."""
     points: int | None = None
     """For scores: the points the box makes now (an extra Yahtzee's bonus included)."""
 
@@ -188,14 +189,16 @@ class Coach:
         return self.options(pos, with_odds=False)[0]
 
     def _odds(self, pos: Position) -> dict[Dice, tuple[tuple[str, float], ...]]:
-        """Chance of making each open box by the end of the turn, for every keep."""
+        """Chance of making each box that may be filled this turn by the end of it, for every keep."""
         spec = self.spec
         keeps, index, start = spec.keeps
         child, _ = spec.child_sub
-        # the odds that matter are the combinations: hitting "a one" or "chance" says nothing
+        # the odds that matter are the combinations the player may still fill this turn (in a
+        # forced game the next box only): hitting "a one" or "chance" says nothing
         is_upper = spec.bonus[0]
+        fillable = set(spec.ruleset.open_categories(dict.fromkeys(pos.filled, 0)))
         open_ids = [c for i, c in enumerate(self.ids)
-                    if c not in pos.filled and not is_upper[i] and c != "chance"]
+                    if c in fillable and not is_upper[i] and c != "chance"]
         my_keeps = [k for k in sub_multisets(pos.dice) if len(k) < len(pos.dice)]
         per_keep: dict[Dice, list[tuple[str, float]]] = {k: [] for k in my_keeps}
         full0 = int(start[spec.n])

@@ -112,6 +112,20 @@ def cost_of(game: Game, action: Action) -> tuple[float, Option] | None:
     return None
 
 
+def costly(game: Game, action: Action, warn: float | None) -> tuple[float, Option] | None:
+    """What a person's move loses against the coach's best, and that best move, when the
+    warning is on (``warn`` points, w) and the move loses more than it allows; else None."""
+    if warn is None or (isinstance(action, Roll) and action.result is not None):
+        return None
+    found = cost_of(game, action)
+    return found if found is not None and found[0] > warn else None
+
+
+def costly_question(lost: float, best: Option) -> str:
+    return _("This move loses {points} points against the coach's best: {best}. "
+             "Play it anyway?").format(points=number(lost, 1), best=best.action.describe())
+
+
 class CoachPanel(Vertical):
     """Shown and hidden with c. ``options`` holds the ranked moves on show, best first."""
 
@@ -138,7 +152,7 @@ class CoachPanel(Vertical):
         body = self.query_one("#coach-body", Static)
         with language(self.lang):
             if view.board is not None:
-                self.options, self.version, self.lines = [], None, []
+                self.options, self.version, self.wanted, self.lines = [], None, None, []
                 text = Text(_("DOZZY has no exact table: its shared tile board is beyond the solver. "
                               "The coach helps in every other game."))
                 hint = heuristic_hint(game, view)
@@ -148,7 +162,7 @@ class CoachPanel(Vertical):
                 body.update(text)
                 return
             if view.over or view.dice is None or not view.score_options:
-                self.options, self.version, self.lines = [], None, []
+                self.options, self.version, self.wanted, self.lines = [], None, None, []
                 body.update(Text(_("Roll, and the coach ranks every keep and every box for your dice.")))
                 return
         if self.version == view.version or self.wanted == view.version:
@@ -200,7 +214,8 @@ class CoachPanel(Vertical):
 
     def table(self, options: list[Option], view: GameView) -> list[RenderableType]:
         """The best moves: what to do, the points to expect from here, what each gives up, and for
-        a keep the odds of each box by the end of the turn (indented under it)."""
+        a keep the odds of each box this turn may fill (indented under it); then what the
+        columns mean."""
         names = {b.id: b.name for b in view.players[0].boxes}
         numbers = {b.id: b.number for b in view.players[0].boxes}
         heads = _("move"), _("expected"), _("regret")  # outside the f-string, where the extraction finds them
@@ -224,4 +239,12 @@ class CoachPanel(Vertical):
         if len(options) > SHOWN:
             more = len(options) - SHOWN
             parts.append(Text(ngettext("… and {n} more move", "… and {n} more moves", more).format(n=more)))
+        if options:
+            parts.append(Text(self.legend, style="italic"))
         return parts
+
+    @property
+    def legend(self) -> str:
+        """What the columns mean: "expected" is what is still to come, not the final total."""
+        return _("expected: the points still to come from here, this turn included (not the final "
+                 "total); regret: what a move gives up against the best")

@@ -45,6 +45,7 @@ class HelpScreen(ModalScreen[None]):
             ("+ −", _("bots play faster or slower")),
             ("s", _("skip to the end of the bots' moves")),
             ("ctrl+s", _("save the game to a file (yatzy play --load FILE goes on)")),
+            ("m", _("the dice tumble when rolled, or not (remembered)")),
             ("ctrl+t", _("low vision: black on yellow, large dice (remembered)")),
             ("?", _("this help")),
             ("q, ctrl+c", _("quit; an unfinished game is kept and offered next time")),

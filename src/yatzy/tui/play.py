@@ -17,18 +17,16 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from ..actions import parse_action
-from ..dice import show_dice
 from ..errors import YatzyError
 from ..game import Action, Roll, Score
-from ..i18n import _, language, ngettext, number
+from ..i18n import _, language
 from ..names import box_label
-from ..narration import board_text, event_text, rolls_text, round_text, tiles_text
+from ..narration import event_text, round_text, tiles_text
 from ..recording import Recorder
 from ..session import (
     DEFAULT_SAVE,
@@ -38,33 +36,20 @@ from ..session import (
     Scored,
     Session,
     TilesMoved,
-    TilesRestored,
     TurnPassed,
-    Undone,
 )
 from ..solver.coach import Option
 from ..views import GameView, ScoreOption
-from .coach import CoachPanel, build, cost_of
+from . import hints
+from .celebrate import best_texts, is_yatzy, previous_bests, yatzy_text
+from .coach import CoachPanel, build, costly, costly_question
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
+from .dice import DiceRow
 from .end import EndScreen
+from .pacing import Pacer
 from .preparing import INSTEAD, PreparingPanel
-from .settings import autosave
-from .texts import bonus_sentence, dice_text
+from .settings import Settings, autosave, next_warning
 from .widgets import Die, KeyBar, ScoreCard
-
-WARN_STEPS = (1.0, 3.0, 5.0, 10.0)
-"""The points a move may lose before the warning asks (w cycles through them, then off)."""
-PACES = (0.15, 0.3, 0.6, 1.0, 1.6, 2.5)
-"""Seconds between two bot moves, fastest first."""
-DEFAULT_PACE = 3
-
-
-def held_positions(kept: tuple[int, ...], dice: tuple[int, ...]) -> set[int]:
-    """Where the kept dice lie among the sorted dice after a roll (the first matches)."""
-    held: set[int] = set()
-    for face in kept:
-        held.add(next(i for i, d in enumerate(dice) if d == face and i not in held))
-    return held
 
 
 class PlayScreen(Screen[None]):
@@ -78,6 +63,7 @@ class PlayScreen(Screen[None]):
         Binding("plus,equals_sign", "pace(-1)", show=False),
         Binding("minus", "pace(1)", show=False),
         Binding("s", "skip", show=False),
+        Binding("m", "motion", show=False),
         Binding("ctrl+s", "save", show=False),
         Binding("question_mark", "help", show=False),
         Binding("n", "new_game", show=False),
@@ -92,14 +78,11 @@ class PlayScreen(Screen[None]):
         self.game = session.game
         self.lang = session.lang
         self.save_path = save_path
-        self.pace_index = DEFAULT_PACE
-        self.fixed_pace = pace
-        """A pace set by the caller (0: bots move at once, as tests want)."""
-        self.held: set[int] = set()
+        self.pacer = Pacer(self, pace, self.bot_step)
         self.moves: deque[str] = deque(maxlen=7)
-        self.skipping = False
         self.ended = False
-        self._timer: Timer | None = None
+        self.bests: dict[str, int] | None = None
+        """Each person's best total in the history before this game (None until read)."""
         self.shown: dict[str, Text] = {}
         self.recorder: Recorder | None = None
         """Keeps the game in the history the moment it ends (made once the screen can say why a
@@ -124,9 +107,7 @@ class PlayScreen(Screen[None]):
 
     def dice_area(self) -> ComposeResult:
         """The dice, each a button (a scorekeeper game has a line to type them instead)."""
-        with Grid(id="dice"):
-            for i in range(self.game.ruleset.dice):
-                yield Die(i)
+        yield DiceRow(self.game.ruleset.dice)
 
     def on_mount(self) -> None:
         self.query_one(CoachPanel).display = False
@@ -136,13 +117,14 @@ class PlayScreen(Screen[None]):
         if self.session.table_seats():  # only those seats wait; the others play meanwhile
             self.query_one(PreparingPanel).prepare(self.session)
         self.query_one(ScoreCard).focus()
-        if self.app.settings.warn_above is not None:  # type: ignore[attr-defined]
+        if self.settings.warn_above is not None:
             self.warm_coach()
+        self.read_bests()
         self.after_change()
 
     @property
-    def pace(self) -> float:
-        return self.fixed_pace if self.fixed_pace is not None else PACES[self.pace_index]
+    def settings(self) -> Settings:
+        return self.app.settings  # type: ignore[attr-defined, no-any-return]
 
     # ---- the bots -------------------------------------------------------------------
     @property
@@ -172,22 +154,22 @@ class PlayScreen(Screen[None]):
         self.after_change()
 
     def schedule_bots(self) -> None:
-        if self._timer is not None or not self.is_current or not self.bot_ready():
+        if self.pacer.waiting or not self.is_current or not self.bot_ready():
             return
-        if self.pace <= 0 or self.skipping:
+        if self.pacer.at_once:
             while self.session.waiting_for() is None and not self.game.is_over and self.bot_ready():
                 self.session.step()
-            self.skipping = False
+            self.pacer.skipping = False
             self.after_change()
         else:
-            self._timer = self.set_timer(self.pace, self.bot_step)
+            last = self.session.view().last
+            self.pacer.wait(undoable=last is not None and last.undoable)
 
     def bot_ready(self) -> bool:
         """The bot whose turn it is can move (it needs no table, or has it)."""
         return self.session.bot_ready(self.game.state.current)
 
     def bot_step(self) -> None:
-        self._timer = None
         if self.is_current and self.bot_ready():  # the bots wait while a dialog (help, save) is open
             self.session.step()
             self.after_change()
@@ -197,24 +179,32 @@ class PlayScreen(Screen[None]):
             self.schedule_bots()
 
     def stop_bots(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        self.pacer.stop()
 
     # ---- events and drawing ------------------------------------------------------------
     def heard(self, e: Event) -> None:
         """Every move, as the session reports it: a line in the moves list (but for a turn
-        passing and a score that moved no tile, which the screen shows), and the dice a roll
-        kept stay held (a bot's keeps are shown the same way)."""
+        passing and a score that moved no tile, which the screen shows); the dice a roll kept
+        stay held where they lay (a bot's keeps too) while the others tumble; a Yatzy cheered."""
         view = self.session.view()
         quiet = isinstance(e, TurnPassed) or isinstance(e, TilesMoved) and not (e.tiles_out or e.tiles_back)
         if not quiet:
             with language(self.lang):
                 self.moves.append(event_text(e, view))
-        if isinstance(e, Rolled):
-            self.held = held_positions(e.kept, e.dice)
-        elif isinstance(e, Scored | Undone | TurnPassed | TilesRestored):
-            self.held = set()
+        rolled, yatzy = isinstance(e, Rolled), isinstance(e, Scored) and is_yatzy(self.game, e)
+        bot = isinstance(e, Rolled | Scored) and self.game.seats[e.player].is_bot
+        tumble = self.pacer.tumble(bot) if rolled and self.settings.roll_animation else 0  # off with m
+        for row in self.query(DiceRow):
+            row.heard(e, tumble, yatzy)
+        if isinstance(e, Scored) and yatzy:
+            with language(self.lang):
+                self.notify(yatzy_text(view.players[e.player].name, e.points), title="★", timeout=5)
+
+    @work(thread=True, exclusive=True, group="bests")
+    def read_bests(self) -> None:
+        """In a worker thread (the history may take a second to open): the best totals so far."""
+        bests = previous_bests(self.game)
+        self.app.call_from_thread(setattr, self, "bests", bests)
 
     def after_change(self) -> None:
         """Draw, keep the game for the next start, and let the bots move or end the game."""
@@ -225,13 +215,19 @@ class PlayScreen(Screen[None]):
             self.stop_bots()
             if not self.ended:
                 self.ended = True
+                self.cheer_bests(view)
                 self.app.push_screen(EndScreen(self.lang, view, game=self.game, recorder=self.recorder),
                                      self.after_end)
             return
         if self.session.waiting_for() is not None:
-            self.skipping = False
+            self.pacer.skipping = False
         else:
             self.schedule_bots()
+
+    def cheer_bests(self, view: GameView) -> None:
+        with language(self.lang):
+            for text in best_texts(view, self.bests or {}):
+                self.notify(text, title="★", timeout=8)
 
     def record_failed(self, message: str) -> None:
         """The history could not be written: said, and the game goes on."""
@@ -243,31 +239,19 @@ class PlayScreen(Screen[None]):
 
     def _draw(self, view: GameView) -> None:
         person = self.session.waiting_for()
-        current = None if view.current is None else view.players[view.current]
         self.put("#title", Text(f" {_(view.title)} · {round_text(view)}", style="bold"))
-        if current is None:
-            turn = _("The game is over.")
-        else:
-            turn = _("{name}'s turn").format(name=current.name) if current.kind == "person" else \
-                _("{name}'s turn (bot: {level})").format(name=current.name, level=current.level_name)
-            turn += " · " + rolls_text(view)
-        self.put("#turn", Text(turn, style="bold"))
-        held_word = _("HELD") if person is not None else _("KEPT")
-        for i, die in enumerate(self.query(Die)):
-            face = view.dice[i] if view.dice and i < len(view.dice) else None
-            die.show(face, i in self.held and face is not None, held_word)
+        self.put("#turn", Text(hints.turn_text(view), style="bold"))
+        for row in self.query(DiceRow):
+            row.show(view.dice, _("HELD") if person is not None else _("KEPT"))
         card = self.query_one(ScoreCard)
         card.show(view)
         self.put("#hint", Text(self.hint(view, person is not None)))
-        self.put("#picked", Text(self.picked_text(view, card.picked), style="bold"))
+        self.put("#picked", Text(hints.picked_text(view, card.picked), style="bold"))
         board = self.query_one("#board", Static)
         board.display = view.board is not None
         if view.board is not None:
-            self.put("#board", self.board_text(view))
-        self.put("#bonus", Text("\n".join(
-            bonus_sentence(current.name if len(current.bonuses) == 1 else
-                           f"{current.name} ({min(b.boxes)}–{max(b.boxes)})", b) for b in current.bonuses)
-            if current else ""))
+            self.put("#board", hints.tiles_board(view))
+        self.put("#bonus", Text(hints.bonus_text(view)))
         self.put("#moves", self.moves_text())
         coach = self.query_one(CoachPanel)
         if coach.display:
@@ -284,82 +268,24 @@ class PlayScreen(Screen[None]):
             self.query_one(selector, Static).update(text, layout=False)
 
     def hint(self, view: GameView, person: bool) -> str:
-        if view.over:
-            return _("n: a new game · q: quit")
-        if not person:
-            current = view.players[view.current or 0]
-            if not self.bot_ready():
-                return _("{name} waits for its table.").format(name=current.name)
-            return _("{name} is playing: + faster, − slower ({pace} s a move), s skips.").format(
-                name=current.name, pace=number(self.pace, 1))
-        if view.dice is None:
-            if view.may_restore:
-                return _("r rolls · b brings tiles back first")
-            return _("r rolls the dice")
-        if view.rolls_left + view.saved_rolls:
-            return _("1–{n} hold a die · r rolls the others · ↑ ↓ Enter fill a box").format(n=len(view.dice))
-        return _("No rolls left: ↑ ↓ Enter fill a box")
-
-    def picked_text(self, view: GameView, box: str | None) -> str:
-        """What the picked box would do now: its points, and in DOZZY its tiles."""
-        option = next((o for o in view.score_options if o.id == box), None)
-        if option is None:
-            return ""
-        box_name = box_label(option.number, option.name)
-        text = _("{box}: {points} now").format(box=box_name, points=option.points)
-        if view.board is not None:
-            if option.tiles_out:
-                text += "; " + board_text(option.tiles_out)
-            choices = [c for c in option.returns if c]
-            if choices:
-                ways = _(" or ").join(dice_text(c) for c in choices)
-                text += "; " + _("back: {choices}").format(choices=ways)
-        return text
-
-    def board_text(self, view: GameView) -> Text:
-        assert view.board is not None
-        text = Text(_("Tiles") + "  ", style="bold")
-        for t in range(1, 13):
-            if t in view.board.tiles_in:
-                text.append(f"[{t:>2}]", style="bold")
-            else:
-                text.append(" ·· ")
-        text.append("\n" + _("out: {tiles}").format(tiles=show_dice(view.board.tiles_out)))
-        if view.may_restore and view.board.tiles_out:
-            text.append("  " + _("b brings {n} back").format(n=view.may_restore), style="bold")
-        return text
+        return hints.hint_text(view, person, self.bot_ready(), self.pacer.pace)
 
     def keys(self, view: GameView, person: bool) -> list[tuple[str, str]]:
-        if view.over:
-            return [("n", _("new game")), ("ctrl+s", _("save")), ("?", _("help")), ("q", _("quit"))]
-        keys = [("?", _("help"))]
-        if person:
-            keys += [("r", _("roll")), ("1–6", _("hold")), ("↑↓ ⏎", _("fill")), ("c", _("coach"))]
-            if view.last is not None and view.last.undoable:
-                keys.append(("u", _("undo")))
-        else:
-            keys += [("+ −", _("pace")), ("s", _("skip")), ("c", _("coach"))]
-        return keys + [("ctrl+s", _("save")), ("ctrl+t", _("contrast")), ("q", _("quit"))]
+        return hints.play_keys(view, person)
 
     # ---- what the player does -----------------------------------------------------------
     def costly(self, action: Action) -> tuple[float, Option] | None:
         """What a person's move loses against the coach's best, and that best move, when the
         warning is on (w) and the move loses more than it allows; else None."""
-        warn = self.app.settings.warn_above  # type: ignore[attr-defined]
-        if warn is None or (isinstance(action, Roll) and action.result is not None):
-            return None
-        found = cost_of(self.game, action)
-        return found if found is not None and found[0] > warn else None
+        return costly(self.game, action, self.settings.warn_above)
 
     def act(self, action: Action) -> None:
         """A person's move; with the warning on (w), a move that loses more than the chosen
         points against the coach's best is asked about first."""
         found = self.costly(action)
         if found is not None:
-            lost, best = found
             with language(self.lang):
-                question = _("This move loses {points} points against the coach's best: {best}. "
-                             "Play it anyway?").format(points=number(lost, 1), best=best.action.describe())
+                question = costly_question(*found)
             self.app.push_screen(ConfirmScreen(self.lang, question),
                                  lambda yes: self.really_act(action) if yes else None)
             return
@@ -393,7 +319,8 @@ class PlayScreen(Screen[None]):
             with language(self.lang):
                 self.notify(_("No rolls left: fill a box"), timeout=3)
             return
-        self.held ^= {index}
+        for row in self.query(DiceRow):
+            row.toggle(index)
         self.draw(view)
 
     def on_die_toggled(self, message: Die.Toggled) -> None:
@@ -403,7 +330,7 @@ class PlayScreen(Screen[None]):
         view = self.person_view()
         if view is None:
             return
-        keep = tuple(sorted(view.dice[i] for i in self.held)) if view.dice else ()
+        keep = next((row.kept() for row in self.query(DiceRow)), ())
         self.act(Roll(keep))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -417,7 +344,7 @@ class PlayScreen(Screen[None]):
         card = self.query_one(ScoreCard)
         view = self.session.view()
         with language(self.lang):
-            self.put("#picked", Text(self.picked_text(view, card.picked), style="bold"))
+            self.put("#picked", Text(hints.picked_text(view, card.picked), style="bold"))
 
     def fill(self, box: str) -> None:
         """Fill a box: ask first before a 0 while another box would score (one question, which
@@ -433,15 +360,7 @@ class PlayScreen(Screen[None]):
         if option.points == 0 and any(o.points > 0 for o in view.score_options):
             found = self.costly(Score(box))
             with language(self.lang):
-                label = box_label(option.number, option.name)
-                if found is None:
-                    question = _("Fill {box} with 0? Other boxes would score points with these dice.").format(
-                        box=label)
-                else:
-                    lost, best = found
-                    text = _("Fill {box} with 0? Other boxes would score points with these dice, and "
-                             "this move loses {points} points against the coach's best: {best}.")
-                    question = text.format(box=label, points=number(lost, 1), best=best.action.describe())
+                question = hints.zero_question(option, found)
             asked = found is not None
             self.app.push_screen(ConfirmScreen(self.lang, question),
                                  lambda yes: self.choose_tiles(option, asked) if yes else None)
@@ -503,22 +422,13 @@ class PlayScreen(Screen[None]):
 
     def action_warn(self) -> None:
         """Cycle the warning before a costly move: off, then more than 1, 3, 5, 10 points."""
-        settings = self.app.settings  # type: ignore[attr-defined]
-        steps = [None, *WARN_STEPS]
-        settings.warn_above = steps[(steps.index(settings.warn_above) + 1) % len(steps)
-                                    if settings.warn_above in steps else 0]
+        settings = self.settings
+        settings.warn_above = next_warning(settings.warn_above)
         settings.save()
         with language(self.lang):
-            if settings.warn_above is None:
-                self.notify(_("No warning before costly moves (w turns it on)."), timeout=4)
-                return
-            warn = settings.warn_above
-            self.notify(ngettext("Asks before a move that loses more than {points:g} point against the "
-                                 "coach's best (w changes it).",
-                                 "Asks before a move that loses more than {points:g} points against the "
-                                 "coach's best (w changes it).", int(warn) if warn == int(warn) else 2)
-                        .format(points=warn), timeout=5)
-        self.warm_coach()
+            self.notify(hints.warning_notice(settings.warn_above), timeout=5)
+        if settings.warn_above is not None:
+            self.warm_coach()
 
     @work(thread=True, exclusive=True, group="warn")
     def warm_coach(self) -> None:
@@ -527,16 +437,21 @@ class PlayScreen(Screen[None]):
             build(self.game.ruleset, lambda p: None)
 
     def action_pace(self, by: int) -> None:
-        self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + by))
-        if self.fixed_pace is not None:
-            self.fixed_pace = None
+        self.pacer.change(by)
         self.draw(self.session.view())
 
     def action_skip(self) -> None:
         if self.session.waiting_for() is None and not self.game.is_over:
-            self.skipping = True
+            self.pacer.skipping = True
             self.stop_bots()
             self.schedule_bots()
+
+    def action_motion(self) -> None:
+        """Turn the dice's tumble on a roll on or off (remembered)."""
+        self.settings.roll_animation = not self.settings.roll_animation
+        self.settings.save()
+        with language(self.lang):
+            self.notify(hints.motion_notice(self.settings.roll_animation), timeout=4)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.lang, self.game.ruleset.uses_board))

@@ -1,4 +1,5 @@
-"""What the terminal game remembers between runs: the last setup, the theme, an unfinished game.
+"""What the terminal game remembers between runs: the last setup, the theme, the warning, the
+dice's tumble, an unfinished game.
 
 Settings live in ``settings.json`` in the user's config folder
 (``platformdirs.user_config_dir("yatzy")``, or ``$YATZY_CONFIG_DIR``); the game that was
@@ -102,6 +103,8 @@ class Settings:
     warn_above: float | None = None
     """Ask before a move that loses more than this many points against the coach's best
     (None: never ask)."""
+    roll_animation: bool = True
+    """The dice tumble for a moment when rolled (m turns it off and on)."""
     remembered: bool = False
     """Read from the settings file (not the defaults of a first start)."""
 
@@ -116,14 +119,26 @@ class Settings:
         warn = d.get("warn_above")
         if isinstance(warn, bool) or not isinstance(warn, int | float) or warn <= 0:
             warn = None
-        return cls(Setup.from_dict(d.get("setup")), d.get("low_vision") is True, warn, remembered=True)
+        return cls(Setup.from_dict(d.get("setup")), d.get("low_vision") is True, warn,
+                   roll_animation=d.get("roll_animation") is not False, remembered=True)
 
     def save(self) -> None:
         """Remember the settings; a failure to write is ignored (the game goes on)."""
         with contextlib.suppress(OSError):
             write_atomically(settings_path(), json.dumps(
-                {"setup": self.setup.to_dict(), "low_vision": self.low_vision, "warn_above": self.warn_above},
+                {"setup": self.setup.to_dict(), "low_vision": self.low_vision, "warn_above": self.warn_above,
+                 "roll_animation": self.roll_animation},
                 indent=2, ensure_ascii=False))
+
+
+WARN_STEPS = (1.0, 3.0, 5.0, 10.0)
+"""The points a move may lose before the warning asks (w cycles through them, then off)."""
+
+
+def next_warning(warn: float | None) -> float | None:
+    """The warning's next step: off, then more than 1, 3, 5, 10 points, then off again."""
+    steps = [None, *WARN_STEPS]
+    return steps[(steps.index(warn) + 1) % len(steps) if warn in steps else 0]
 
 
 def write_atomically(path: Path, text: str) -> None:

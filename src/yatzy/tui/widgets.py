@@ -1,4 +1,4 @@
-"""The play screen's pieces: dice, the scorecards, the key bar."""
+"""The play screen's pieces: a die, the scorecards, the key bar."""
 
 from __future__ import annotations
 
@@ -49,7 +49,9 @@ class Die(Static):
         self.held_word = ""
         self.border_title = str(index + 1)
 
-    def show(self, face: int | None, held: bool, held_word: str) -> None:
+    def show(self, face: int | None, held: bool, held_word: str, rolling: bool = False) -> None:
+        """Draw ``face`` (None: no die yet), held or not; ``rolling``: a face of the roll's tumble."""
+        self.set_class(rolling, "-rolling")
         if (face, held, held_word) == (self.face, self.held, self.held_word):
             return
         self.face, self.held, self.held_word = face, held, held_word
