@@ -146,6 +146,23 @@ async def test_a_yatzy_game_against_a_greedy_bot_played_by_keys() -> None:
 
 @pytest.mark.slow
 @pilot_test
+async def test_the_end_comes_again_after_an_undo_of_the_last_score() -> None:
+    """Esc from the end, u takes the last score back, and the game ends again with its end
+    screen (the screen remembered that it had ended once and showed nothing the second time)."""
+    app = YatzyApp(Game("kids", ["Ann"], seed=3), pace=0)
+    moves: Moves = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until_over(pilot, moves)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        assert not play_screen(app).game.is_over
+        await until_over(pilot, moves)
+        assert isinstance(app.screen, EndScreen)
+
+
+@pytest.mark.slow
+@pilot_test
 async def test_maxi_uses_a_saved_roll() -> None:
     app = YatzyApp(Game("maxi", ["Ann"], seed=3), pace=0)
     moves: Moves = []
@@ -316,9 +333,18 @@ def typed_game(name: str, dice: tuple[int, ...]) -> Game:
 
 @pilot_test
 async def test_a_personal_best_is_celebrated_at_the_end_and_only_a_best() -> None:
+    """Ann beats her best game of the program's dice; Bo only equals his (the same game, seed 3,
+    played the same way: a tie is no best); a typed game of Bo's with a higher total counts for
+    nothing, as typed dice never rank with the program's."""
+    low = Game("kids", ["Ann"], seed=99)
+    while not low.is_over:  # the first roll into the box it scores least in: a low total
+        low.play(Roll())
+        options = low.score_options()
+        low.play(Score(min(options, key=lambda c: (options[c], c))))
     with Database() as db:
-        record_game(db, typed_game("Ann", (1, 2, 3, 4, 5)))  # 15 points: easy to beat
-        record_game(db, typed_game("Bo", (6, 6, 6, 6, 6)))  # 30, in Sixes alone: more than seed 3 makes
+        record_game(db, low)
+        record_game(db, typed_game("Bo", (6, 6, 6, 6, 6)))  # typed: 30 in Sixes, never a best to beat
+    played: Game | None = None
     for name, cheered in (("Ann", True), ("Bo", False)):
         app = YatzyApp(Game("kids", [name], seed=3), pace=0)
         async with app.run_test(size=SIZE) as pilot:
@@ -327,9 +353,18 @@ async def test_a_personal_best_is_celebrated_at_the_end_and_only_a_best() -> Non
             await until_over(pilot, [])
             total = view_of(app).players[0].total
             told = [str(n.message) for n in app._notifications if "personal best" in str(n.message)]
-            best = 15 if cheered else 30
-            assert told == ([f"A personal best for {name}: {total}, beating {best}!"] if cheered else [])
-            assert (total > best) == cheered
+            if cheered:
+                assert total > low.total(0)
+                assert told == [f"A personal best for {name}: {total}, beating {low.total(0)}!"]
+                played = screen.game
+                with Database() as db:  # Bo's best: Ann's game of seed 3, move for move
+                    twin = Game("kids", ["Bo"], seed=3)
+                    for action in played.log:
+                        twin.play(action)
+                    record_game(db, twin)
+            else:
+                assert played is not None and total == played.total(0)  # equal: no best
+                assert told == []
 
 
 @pilot_test

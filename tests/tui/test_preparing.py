@@ -76,7 +76,7 @@ async def test_the_new_game_screen_says_what_a_first_maxi_game_costs_and_what_pl
             return str(screen.query_one("#table-cost").render())
 
         screen.query_one("#rules").value = "maxi"  # type: ignore[attr-defined]
-        await until(pilot, lambda: bool(screen.query("#opt-saved_rolls")))
+        await until(pilot, lambda: bool(screen.query("#opt-saved_rolls")) and bool(screen.query("#kind-1")))
         assert cost() == ""  # the greedy bot needs no table
         screen.query_one("#kind-1").value = "strong"  # type: ignore[attr-defined]
         await until(pilot, lambda: cost() != "")

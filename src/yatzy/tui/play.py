@@ -219,6 +219,7 @@ class PlayScreen(Screen[None]):
                 self.app.push_screen(EndScreen(self.lang, view, game=self.game, recorder=self.recorder),
                                      self.after_end)
             return
+        self.ended = False  # an undo after the end: the end comes again, with its screen
         if self.session.waiting_for() is not None:
             self.pacer.skipping = False
         else:

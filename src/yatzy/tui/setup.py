@@ -268,6 +268,8 @@ class NewGameScreen(Screen[None]):
             await self.redraw("dice-from")
         elif (event.select.id or "").startswith("kind-"):
             self.renamed(int(str(event.select.id).removeprefix("kind-")), str(event.value))
+            if self.changed(event.select.id or "", event.value):  # not a row composed anew
+                self.show_cost()
         elif event.select.id == "lang" and event.value != self.setup.lang:
             self.read()
             self.setup.lang = str(event.value)
