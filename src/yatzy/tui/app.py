@@ -8,12 +8,13 @@ or a closed terminal loses nothing), and remembers the last setup and the low-vi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual import events
 from textual.app import App
 from textual.binding import Binding
-from textual.theme import Theme
+from textual.theme import BUILTIN_THEMES, Theme
 
 from ..game import Game
 from ..i18n import _, check_language, language
@@ -50,7 +51,13 @@ CONTRAST = Theme(
        "button-focus-text-style": "bold reverse", "input-cursor-text-style": "reverse"},
 )
 """Low vision: black on yellow everywhere, marks in reverse (yellow on black), no shade of grey."""
-NORMAL = "textual-dark"
+NORMAL = replace(BUILTIN_THEMES["textual-dark"], name="yatzy-dark", error="#f0647d", variables={
+    "block-cursor-background": "#005a9e", "block-cursor-foreground": "#ffffff",
+    "button-color-foreground": "#ffffff", "scrollbar": "#8c8c8c", "scrollbar-hover": "#a8a8a8",
+    "scrollbar-active": "#c4c4c4"})
+"""Textual's dark theme made legible (tests/tui/test_contrast.py): a darker blue under white text
+(the picked row, a focused check box or tab: 7:1 where Textual's blue gives 3.8:1), a lighter red
+for points lost (6:1, not 2.8:1) and scroll bars that stand out from their track."""
 
 
 class YatzyApp(App[Game | None]):
@@ -78,6 +85,7 @@ class YatzyApp(App[Game | None]):
         """The session of a game given to play at once: made here, so a bad seat is refused before
         the screen opens (InvalidActionError)."""
         self.register_theme(CONTRAST)
+        self.register_theme(NORMAL)
 
     def on_mount(self) -> None:
         self.apply_low_vision()
@@ -129,7 +137,7 @@ class YatzyApp(App[Game | None]):
 
     def apply_low_vision(self) -> None:
         on = self.settings.low_vision
-        self.theme = CONTRAST.name if on else NORMAL
+        self.theme = CONTRAST.name if on else NORMAL.name
         self.set_class(on, "-large")
         for die in self.query("Die"):
             die.refresh(layout=True)

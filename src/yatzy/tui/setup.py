@@ -32,6 +32,15 @@ MAX_PLAYERS = 8
 """As many cards as fit side by side on a terminal."""
 
 
+class TickBox(Checkbox):
+    """A check box whose state reads by its shape, [x] or [ ], in monochrome and on a Braille line
+    too (Textual's draws the same ▐X▌ on and off, in another colour)."""
+
+    @property
+    def _button(self) -> Content:
+        return Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
+
+
 def is_switch(spec: OptionSpec) -> bool:
     return isinstance(spec.default, bool) or spec.choices == (False, True)
 
@@ -125,7 +134,7 @@ class NewGameScreen(Screen[None]):
                     yield Input("" if s.seed is None else str(s.seed), placeholder=_("random dice"),
                                 type="integer", id="seed", compact=True)
                     yield Label(_("the same seed deals the same dice"), classes="help")
-                yield Checkbox(Content(_("Roll-off: each player rolls one die, the highest starts")),
+                yield TickBox(Content(_("Roll-off: each player rolls one die, the highest starts")),
                                s.roll_off, id="roll-off", compact=True)
             yield Static(id="error")
             yield Button(_("Start"), id="start", variant="primary", compact=True)
@@ -159,7 +168,7 @@ class NewGameScreen(Screen[None]):
         """One house rule with its one-line meaning."""
         help_text = _(spec.help)
         if is_switch(spec):
-            yield Checkbox(Content(help_text), bool(value), id=f"opt-{spec.name}", classes="option",
+            yield TickBox(Content(help_text), bool(value), id=f"opt-{spec.name}", classes="option",
                            compact=True)
             return
         with Horizontal(classes="row option"):
