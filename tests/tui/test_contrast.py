@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from rich.color import Color
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from helpers.screen import ratio, segments
 from helpers.tui import pilot_test, until
 from yatzy.game import Game
 from yatzy.seats import Seat
@@ -32,19 +32,6 @@ TEXT, FRAME = 4.5, 3.0
 SIZE = (120, 40)
 
 
-def luminance(color: Color) -> float:
-    def channel(c: int) -> float:
-        v = c / 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    r, g, b = color.get_truecolor()
-    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
-
-
-def ratio(fg: Color, bg: Color) -> float:
-    light, dark = sorted((luminance(fg), luminance(bg)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
 def is_frame(text: str) -> bool:
     """Box drawing and block characters (frames, bars, half blocks): 3:1 is enough for them."""
     return all(0x2500 <= ord(c) <= 0x259F for c in text.strip())
@@ -53,18 +40,14 @@ def is_frame(text: str) -> bool:
 def too_faint(app: YatzyApp) -> list[str]:
     """Every run of characters on the screen below its contrast, with the widget drawing it."""
     found = []
-    for y, line in enumerate(app.screen._compositor.render_full_update().strips):
-        x = 0
-        for segment in (segment for strip in line for segment in strip):
-            style, text = segment.style, segment.text
-            if text.strip() and style is not None and style.color is not None and style.bgcolor is not None:
-                fg, bg = (style.bgcolor, style.color) if style.reverse else (style.color, style.bgcolor)
-                got = ratio(fg, bg)
-                widget, _region = app.screen.get_widget_at(x, y)
-                if got < (FRAME if is_frame(text) else TEXT) and widget is not app.screen:
-                    found.append(f"{type(app.screen).__name__} {widget!r} at {x},{y} {text.strip()!r}: "
-                                 f"{got:.2f}")  # a dialog's own screen: the game dimmed under it
-            x += segment.cell_length
+    for x, y, segment in segments(app):
+        style, text = segment.style, segment.text
+        if text.strip() and style is not None and style.color is not None and style.bgcolor is not None:
+            got = ratio(style.color, style.bgcolor)
+            widget, _region = app.screen.get_widget_at(x, y)
+            if got < (FRAME if is_frame(text) else TEXT) and widget is not app.screen:
+                found.append(f"{type(app.screen).__name__} {widget!r} at {x},{y} {text.strip()!r}: "
+                             f"{got:.2f}")  # a dialog's own screen: the game dimmed under it
     return found
 
 
