@@ -21,7 +21,7 @@ from yatzy.game import Game
 from yatzy.seats import Seat
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.coach import CoachPanel
-from yatzy.tui.dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
+from yatzy.tui.dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen, TooSmallScreen
 from yatzy.tui.end import EndScreen
 from yatzy.tui.history import HistoryScreen
 from yatzy.tui.review import ReviewScreen
@@ -130,6 +130,16 @@ async def fix_dialog(pilot: Pilot[Any]) -> None:
     await until(pilot, lambda: type(pilot.app.screen).__name__ == "FixScreen")
 
 
+async def too_small(pilot: Pilot[Any]) -> None:
+    await pilot.press("r")
+    await pilot.resize_terminal(50, 15)
+    await until(pilot, lambda: isinstance(pilot.app.screen, TooSmallScreen))
+
+
+def dozzy_game() -> Game:
+    return Game("dozzy", [Seat("Ann"), Seat("Dozzy", "bot", "dozzy")], seed=3)
+
+
 def person_game() -> Game:
     return Game("yatzy", [Seat("Ann"), Seat("Greedy", "bot", "greedy")], seed=7)
 
@@ -141,6 +151,7 @@ def table_game() -> Game:
 SCREENS: dict[str, tuple[Callable[[], Game | None], Opening]] = {
     "new game": (lambda: None, new_game),
     "play": (person_game, play),
+    "dozzy": (dozzy_game, play),
     "coach": (person_game, coach),
     "help": (person_game, help_dialog),
     "save": (person_game, save_dialog),
@@ -150,6 +161,7 @@ SCREENS: dict[str, tuple[Callable[[], Game | None], Opening]] = {
     "history": (finished_game, history),
     "scorekeeper": (table_game, keeper),
     "fix": (table_game, fix_dialog),
+    "too small": (person_game, too_small),
 }
 
 
