@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.color import Color
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from helpers.screen import ratio, segments
 from helpers.tui import fill, pilot_test, play_screen, until
 from helpers.wait import DEADLINE
 from yatzy.actions import parse_action
@@ -748,28 +748,11 @@ def test_an_unknown_bot_or_language_is_refused_before_the_screen_opens() -> None
 
 # ---- low vision ---------------------------------------------------------------------------
 
-def luminance(color: Color) -> float:
-    def channel(c: int) -> float:
-        v = c / 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    r, g, b = color.get_truecolor()
-    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
-
-
 def contrasts(app: YatzyApp) -> list[float]:
     """The contrast ratio of every character drawn on the screen (WCAG's formula)."""
-    ratios = []
-    segments = [segment for line in app.screen._compositor.render_full_update().strips
-                for strip in line for segment in strip]
-    for segment in segments:
-        if True:
-            style = segment.style
-            if not segment.text.strip() or style is None or style.color is None or style.bgcolor is None:
-                continue
-            fg, bg = (style.bgcolor, style.color) if style.reverse else (style.color, style.bgcolor)
-            light, dark = sorted((luminance(fg), luminance(bg)), reverse=True)
-            ratios.append((light + 0.05) / (dark + 0.05))
-    return ratios
+    return [ratio(segment.style.color, segment.style.bgcolor) for _x, _y, segment in segments(app)
+            if segment.text.strip() and segment.style is not None and segment.style.color is not None
+            and segment.style.bgcolor is not None]
 
 
 @pilot_test

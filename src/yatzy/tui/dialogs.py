@@ -1,4 +1,5 @@
-"""Small screens over the game: help, a yes/no question, a choice from a list, saving, resuming."""
+"""Small screens over the game: help, a yes/no question, a choice from a list, saving, resuming,
+and the notice of a terminal too small to play in."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -139,3 +141,38 @@ class SaveScreen(ModalScreen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Over whatever is on show while the terminal is smaller than ``smallest``: the size to make
+    it, and the size it is. The app opens it; it closes itself once the terminal is large enough
+    (ctrl+c still quits meanwhile)."""
+
+    def __init__(self, lang: str, smallest: Size, size: Size) -> None:
+        super().__init__(classes="too-small")
+        self.lang, self.smallest, self.size_now = lang, smallest, size
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text(), id="too-small-text")
+
+    def text(self) -> Text:
+        with language(self.lang):
+            return Text(_("The window is too small: make it at least {width}×{height} (it is {now}).").format(
+                width=self.smallest.width, height=self.smallest.height,
+                now=f"{self.size_now.width}×{self.size_now.height}"), style="bold")
+
+    def resized(self, size: Size) -> None:
+        """The terminal changed size: the notice says the new size, or goes when it is enough."""
+        self.size_now = size
+        if self.fits(size):
+            self.dismiss()
+        elif self.is_mounted:
+            self.query_one("#too-small-text", Static).update(self.text())
+
+    def fits(self, size: Size) -> bool:
+        return size.width >= self.smallest.width and size.height >= self.smallest.height
+
+    def on_screen_resume(self) -> None:
+        """Back on top (a dialog opened over it has closed): gone if the terminal grew meanwhile."""
+        if self.fits(self.app.size):
+            self.dismiss()

@@ -27,7 +27,7 @@ class EndScreen(ModalScreen[str | None]):
 
     def __init__(self, lang: str, view: GameView, game: Game | None = None,
                  recorder: Recorder | None = None) -> None:
-        super().__init__(classes="dialog")
+        super().__init__(id="end", classes="dialog")
         self.lang, self.view, self.game = lang, view, game
         self.recorder = recorder
         """What keeps the game in the history: where it is kept, and the analysis to store with it."""

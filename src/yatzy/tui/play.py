@@ -417,9 +417,11 @@ class PlayScreen(Screen[None]):
     def action_coach(self) -> None:
         coach = self.query_one(CoachPanel)
         coach.display = not coach.display
+        self.set_class(coach.display, "-coaching")  # room is made for it, the dice kept (yatzy.tcss)
         if coach.display:
             coach.follow(self.session.view(), self.game)
-            self.query_one("#side", VerticalScroll).scroll_end(animate=False)
+        else:
+            self.query_one(ScoreCard).focus()  # back from the coach's place on a small terminal
 
     def action_warn(self) -> None:
         """Cycle the warning before a costly move: off, then more than 1, 3, 5, 10 points."""

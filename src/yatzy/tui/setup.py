@@ -33,6 +33,20 @@ MAX_PLAYERS = 8
 """As many cards as fit side by side on a terminal."""
 
 
+class TickBox(Checkbox):
+    """A check box whose state reads by its shape, [x] or [ ], in monochrome and on a Braille line
+    too (Textual's draws the same ▐X▌ on and off, in another colour)."""
+
+    @property
+    def _button(self) -> Content:
+        return Content.assemble(("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")))
+
+
+def seed_problem() -> str:
+    """What a seed that is no whole number gets (in the current language)."""
+    return _("The seed is a whole number, such as 42; leave it empty for random dice.")
+
+
 def is_switch(spec: OptionSpec) -> bool:
     return isinstance(spec.default, bool) or spec.choices == (False, True)
 
@@ -79,7 +93,7 @@ class NewGameScreen(Screen[None]):
 
     def form(self) -> ComposeResult:
         s = self.setup
-        with VerticalScroll(id="setup-form"):
+        with VerticalScroll(id="setup-form", can_focus=False):  # Tab visits the fields, not their frame
             yield Static(Text(_("New game"), style="bold"), id="setup-title")
             with Horizontal(classes="row"):
                 yield Label(_("Game"), classes="field")
@@ -125,9 +139,9 @@ class NewGameScreen(Screen[None]):
                 with Horizontal(classes="row"):
                     yield Label(_("Seed"), classes="field")
                     yield Input("" if s.seed is None else str(s.seed), placeholder=_("random dice"),
-                                type="integer", id="seed", compact=True)
+                                type="integer", valid_empty=True, id="seed", compact=True)
                     yield Label(_("the same seed deals the same dice"), classes="help")
-                yield Checkbox(Content(_("Roll-off: each player rolls one die, the highest starts")),
+                yield TickBox(Content(_("Roll-off: each player rolls one die, the highest starts")),
                                s.roll_off, id="roll-off", compact=True)
             yield Static(id="error")
             cost = self.cost_text()
@@ -145,7 +159,13 @@ class NewGameScreen(Screen[None]):
         return [(name.strip() or _("Player {n}").format(n=i + 1), i) for i, name in enumerate(names)]
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        """A renamed player is renamed in the list of who starts."""
+        """A seed that is no number says so at once (empty is fine: random dice); a renamed player
+        is renamed in the list of who starts."""
+        if event.input.id == "seed":
+            bad = event.validation_result is not None and not event.validation_result.is_valid
+            with language(self.lang):
+                self.query_one("#error", Static).update(Text(seed_problem() if bad else "", style="bold"))
+            return
         if not (event.input.id or "").startswith("name-") or self.setup.dice_from != "players":
             return
         first = self.query("#first")
@@ -192,7 +212,7 @@ class NewGameScreen(Screen[None]):
         """One house rule with its one-line meaning."""
         help_text = _(spec.help)
         if is_switch(spec):
-            yield Checkbox(Content(help_text), bool(value), id=f"opt-{spec.name}", classes="option",
+            yield TickBox(Content(help_text), bool(value), id=f"opt-{spec.name}", classes="option",
                            compact=True)
             return
         with Horizontal(classes="row option"):
@@ -201,7 +221,8 @@ class NewGameScreen(Screen[None]):
                              id=f"opt-{spec.name}", classes="choice", compact=True)
             else:
                 yield Input("" if value is None else str(value), placeholder=spec.show(None),
-                            type="integer", id=f"opt-{spec.name}", classes="number", compact=True)
+                            type="integer", valid_empty=True, id=f"opt-{spec.name}", classes="number",
+                            compact=True)
             yield Label(Content(help_text), classes="help")
 
     def on_mount(self) -> None:
@@ -247,6 +268,8 @@ class NewGameScreen(Screen[None]):
                 s.first = int(self.query_one("#first", Select).value)  # type: ignore[arg-type]
             else:
                 text = self.query_one("#seed", Input).value.strip()
+                if text and not text.lstrip("-").isdigit():
+                    problems.append(seed_problem())
                 s.seed = int(text) if text.lstrip("-").isdigit() else None
                 s.roll_off = self.query_one("#roll-off", Checkbox).value
         return problems

@@ -201,13 +201,30 @@ class ScoreCard(DataTable[Text]):
 
 
 class KeyBar(Static):
-    """The keys that matter now, in the player's language (a footer that translates)."""
+    """The keys that matter now, in the player's language (a footer that translates).
+
+    The keys come most wanted first, then quit last; what does not fit the width is left out from
+    the end of the middle, so the first (help, which lists every key) and the last (quit) always show."""
+
+    keys: list[tuple[str, str]] = []
 
     def show(self, keys: list[tuple[str, str]]) -> None:
-        text = Text()
+        if keys != self.keys:
+            self.keys = keys
+            self.refresh()
+
+    def render(self) -> Text:
+        keys, width = list(self.keys), self.content_size.width
+        while len(keys) > 2 and self.line(keys).cell_len > width:
+            del keys[-2]
+        return self.line(keys)
+
+    @staticmethod
+    def line(keys: list[tuple[str, str]]) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
         for i, (key, what) in enumerate(keys):
             if i:
                 text.append("  ")
             text.append(f" {key} ", style="reverse bold")
             text.append(f" {what}")
-        self.update(text, layout=False)
+        return text
