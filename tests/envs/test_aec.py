@@ -11,6 +11,10 @@ from yatzy.game import Game
 from yatzy.registry import RULESETS
 
 
+# api_test warns about any observation that is not one array; a dict of the observation and
+# the action mask is PettingZoo's own convention for board games (its chess and go do the same)
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 @pytest.mark.parametrize("rules", RULESETS)
 def test_api_test(rules):
     api_test(yatzy.envs.aec_env(rules=rules, players=3, labels="none"), num_cycles=200)

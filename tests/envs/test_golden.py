@@ -14,7 +14,9 @@ import yatzy.envs
 from yatzy.registry import RULESETS
 
 GOLDEN = Path(__file__).parent / "golden"
-SEED = 2026
+SEED = 2030
+"""Every golden episode's seed: its DOZZY game brings tiles back before a roll and chooses
+which tiles come back with a score (the blocks of actions only DOZZY has)."""
 
 
 def episode(rules: str) -> dict[str, object]:
@@ -34,11 +36,18 @@ def episode(rules: str) -> dict[str, object]:
             "log": [str(a) for a in env.game.log], "total": env.game.total(0)}
 
 
+def dump(data: dict[str, object]) -> str:
+    """The file: one field a line, one step a line (a diff then names the steps that changed)."""
+    lines = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in data.items() if k != "steps"]
+    steps = ",\n  ".join(json.dumps(s) for s in data["steps"])  # type: ignore[attr-defined]
+    return "{\n " + ",\n ".join(lines) + ',\n "steps": [\n  ' + steps + "\n ]\n}\n"
+
+
 @pytest.mark.parametrize("rules", RULESETS)
 def test_golden_playthrough(rules):
     path = GOLDEN / f"{rules}.json"
     if os.environ.get("YATZY_GOLDEN") == "write":
-        path.write_text(json.dumps(episode(rules), indent=1) + "\n")
+        path.write_text(dump(episode(rules)))
     stored = json.loads(path.read_text())
     env = gymnasium.make(yatzy.envs.ENV_ID, rules=rules, labels="none").unwrapped
     env.reset(seed=stored["seed"])

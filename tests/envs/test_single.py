@@ -8,9 +8,10 @@ from gymnasium.utils.env_checker import check_env
 
 import yatzy.envs
 from yatzy.actions import Roll, Score
+from yatzy.envs.spaces import Layout
 from yatzy.game import Game
 from yatzy.registry import RULESETS
-from yatzy.envs.spaces import Layout
+
 
 def make(rules: str, **kwargs: object) -> yatzy.envs.YatzyEnv:
     env = gymnasium.make(yatzy.envs.ENV_ID, rules=rules, labels="none", **kwargs)

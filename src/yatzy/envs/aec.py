@@ -57,7 +57,8 @@ class YatzyAEC(AECEnv[str, dict[str, np.ndarray], int]):
         self.layout = Layout(self.ruleset)
         self.coach = coach_for(self.ruleset, labels)
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        card_high = np.concatenate([np.full(n, top, dtype=np.float32) for _, n, top in _card_fields(self.layout)])
+        card_high = np.concatenate([np.full(n, top, dtype=np.float32)
+                                    for _, n, top in _card_fields(self.layout)])
         high = np.concatenate([self.layout.high(), *([card_high] * (players - 1))])
         space = spaces.Dict({
             "observation": spaces.Box(0.0, high, dtype=np.float32),
@@ -96,7 +97,7 @@ class YatzyAEC(AECEnv[str, dict[str, np.ndarray], int]):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[self.game.state.current]
         self._label(None)
 

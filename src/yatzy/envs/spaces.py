@@ -122,7 +122,8 @@ class Layout:
             ("upper_total", 1, upper_most), ("extra", 1, rs.max_extra), ("tiles_out", 12, 1),
         ]
         # a part a ruleset cannot use is left out: saved rolls, extra points, the board
-        unused = {"saved_rolls": not rs.saved_rolls, "extra": rs.max_extra <= 0, "tiles_out": not rs.uses_board}
+        unused = {"saved_rolls": not rs.saved_rolls, "extra": rs.max_extra <= 0,
+                  "tiles_out": not rs.uses_board}
         return tuple(p for p in parts if not unused.get(p[0], False))
 
     @property
