@@ -16,8 +16,9 @@ import numpy as np
 
 import yatzy.envs
 from yatzy.bots import BOT_SPECS, simulate_bot
+from yatzy.envs.labels import cached
 from yatzy.registry import RULESETS, get_ruleset
-from yatzy.solver.solve import cached, solve
+from yatzy.solver.solve import solve
 
 
 def random_agent(rules: str, games: int) -> tuple[float, float]:
@@ -54,7 +55,7 @@ def main() -> None:
             elif spec.needs == "solver" and table is None:
                 cells.append("not measured")
             else:
-                s = simulate_bot(rules, {}, level, args.games)
+                s = simulate_bot(rules, {}, level, args.games, workers=1)
                 cells.append(f"{s.mean:.1f} ± {s.std_error:.1f}")
         cells.append("–" if rs.uses_board else "not measured" if table is None
                      else f"{table.expected_score:.2f}")

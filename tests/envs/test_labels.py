@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 import yatzy.envs
+from yatzy.envs.labels import cached
 from yatzy.registry import get_ruleset
 from yatzy.solver.coach import Coach
-from yatzy.solver.solve import cached, solve
+from yatzy.solver.solve import solve
 
 
 @pytest.fixture(scope="module")
@@ -79,5 +80,6 @@ def test_no_table_no_labels_and_none_built():
 def test_labels_none_and_unknown(kids):
     assert make("kids", "none").coach is None
     assert make("kids", "cached").coach is not None  # the fixture built it
+    assert np.array_equal(cached(get_ruleset("kids")).values, kids.solution.values)
     with pytest.raises(ValueError, match="labels"):
         make("kids", "sometimes")

@@ -8,16 +8,36 @@ DOZZY has no table (the shared board is out of the solver's reach): its labels a
 
 from __future__ import annotations
 
+import json
 from typing import Literal
+
+import numpy as np
 
 from ..game import Game
 from ..rules import Ruleset
 from ..solver.coach import Coach
-from ..solver.solve import cached, solve
+from ..solver.solve import Solution, cache_dir, solve, table_key
+from ..solver.spec import SolverSpec
 from .spaces import Layout
 
 LabelMode = Literal["cached", "solve", "none"]
 LABEL_MODES: tuple[LabelMode, ...] = ("cached", "solve", "none")
+
+
+def cached(ruleset: Ruleset) -> Solution | None:
+    """The table ``solve(ruleset)`` would load from the cache, or None when it would build one.
+
+    Here rather than in ``solver/solve.py``: that file's text is part of every table's cache
+    key, so a change there would make every cached table be built again."""
+    if ruleset.uses_board:
+        return None
+    cap = ruleset.bank_cap if ruleset.bank_cap is not None else ruleset.solver_bank_cap
+    spec = SolverSpec(ruleset, cap if ruleset.saved_rolls else 0)
+    path = cache_dir() / f"{table_key(spec)}.npy"
+    meta = path.with_suffix(".json")
+    if not (path.exists() and meta.exists()):
+        return None
+    return Solution(spec, np.load(path, mmap_mode="r"), 0.0, int(json.loads(meta.read_text())["states"]))
 
 
 def coach_for(ruleset: Ruleset, mode: LabelMode) -> Coach | None:

@@ -113,11 +113,15 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
         )
     if bank_cap is not None and bank_cap < 0:
         raise InvalidActionError(_("the bank cap is 0 or more, not {cap}").format(cap=bank_cap))
-    spec = _spec(ruleset, bank_cap)
+    cap = bank_cap if bank_cap is not None else (
+        ruleset.bank_cap if ruleset.bank_cap is not None else ruleset.solver_bank_cap)
+    spec = SolverSpec(ruleset, cap if ruleset.saved_rolls else 0)
     path = cache_dir() / f"{table_key(spec)}.npy"
     meta_path = path.with_suffix(".json")
-    if use_cache and (cached := _load(spec)) is not None:
-        return cached
+    if use_cache and path.exists() and meta_path.exists():
+        meta = json.loads(meta_path.read_text())
+        values = np.load(path, mmap_mode="r")
+        return Solution(spec, values, 0.0, int(meta["states"]))
     t0 = time.perf_counter()
     values = build(spec, progress)
     seconds = time.perf_counter() - t0
@@ -134,28 +138,6 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
         _write_atomically(path, save_values)
         _write_atomically(meta_path, lambda tmp: tmp.write_text(meta))
     return sol
-
-
-def _spec(ruleset: Ruleset, bank_cap: int | None = None) -> SolverSpec:
-    cap = bank_cap if bank_cap is not None else (
-        ruleset.bank_cap if ruleset.bank_cap is not None else ruleset.solver_bank_cap)
-    return SolverSpec(ruleset, cap if ruleset.saved_rolls else 0)
-
-
-def _load(spec: SolverSpec) -> Solution | None:
-    path = cache_dir() / f"{table_key(spec)}.npy"
-    meta_path = path.with_suffix(".json")
-    if not (path.exists() and meta_path.exists()):
-        return None
-    meta = json.loads(meta_path.read_text())
-    return Solution(spec, np.load(path, mmap_mode="r"), 0.0, int(meta["states"]))
-
-
-def cached(ruleset: Ruleset) -> Solution | None:
-    """The ruleset's table if the cache holds it, never building one (None if not; DOZZY,
-    out of the solver's reach, has none): for callers that label with a table only when it
-    costs nothing, as the research environments do."""
-    return None if ruleset.uses_board else _load(_spec(ruleset))
 
 
 def build(spec: SolverSpec, progress: Progress | None = None) -> np.ndarray:
