@@ -47,6 +47,7 @@ class YatzyEnv(gym.Env[np.ndarray, np.int64]):
         self.observation_space = gym.spaces.Box(0.0, self.layout.high(), dtype=np.float32)
         self.game = Game(self.ruleset, ["agent"], seed=0)
         self._labels: dict[int, float] | None = None
+        self._mask: tuple[Game, int, np.ndarray] | None = None
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -58,9 +59,9 @@ class YatzyEnv(gym.Env[np.ndarray, np.int64]):
         return self._observation(), self._info(None, False)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        move = self.layout.action_of(self.game, int(action))
-        legal = move is not None and self.layout.mask(self.game)[int(action)] == 1
-        if not legal or move is None or self.game.is_over:
+        legal = 0 <= int(action) < self.layout.n_actions and self._legal()[int(action)] == 1
+        move = self.layout.action_of(self.game, int(action)) if legal else None
+        if move is None or self.game.is_over:
             return self._observation(), 0.0, self.game.is_over, False, self._info(None, True)
         regret = None if self._labels is None else self._labels.get(int(action))
         before = self.game.total(0)
@@ -71,7 +72,7 @@ class YatzyEnv(gym.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now as 0/1 (int8): the method masked PPO implementations call."""
-        return self.layout.mask(self.game)
+        return self._legal().copy()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -80,11 +81,17 @@ class YatzyEnv(gym.Env[np.ndarray, np.int64]):
         dice = " ".join(map(str, st.dice)) if st.dice else "-"
         return f"dice {dice}, rolls left {self.game.rolls_left}, card {p.card}, total {self.game.total(0)}"
 
+    def _legal(self) -> np.ndarray:
+        """The mask of the game as it stands, made once per position (game and version)."""
+        if self._mask is None or self._mask[0] is not self.game or self._mask[1] != self.game.version:
+            self._mask = (self.game, self.game.version, self.layout.mask(self.game))
+        return self._mask[2]
+
     def _observation(self) -> np.ndarray:
         return self.layout.observe(self.game, 0)
 
     def _info(self, regret: float | None, illegal: bool) -> dict[str, Any]:
         self._labels = regrets(self.coach, self.layout, self.game)
-        info: dict[str, Any] = {"action_mask": self.layout.mask(self.game), "regret": regret,
+        info: dict[str, Any] = {"action_mask": self._legal().copy(), "regret": regret,
                                 "best_action": best(self._labels), "illegal": illegal}
         return info

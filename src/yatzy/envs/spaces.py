@@ -86,16 +86,20 @@ class Layout:
         stay = frozenset(STAY_OUT[index - self.restore_start])
         return Restore(tuple(sorted(game.state.out - stay)))
 
-    def index_of(self, game: Game, action: Action) -> int:
-        """The integer of a legal action of ``game`` (the inverse of :meth:`action_of`)."""
+    def index_of(self, game: Game, action: Action,
+                 returns: dict[str, list[frozenset[int]]] | None = None) -> int:
+        """The integer of a legal action of ``game`` (the inverse of :meth:`action_of`);
+        ``returns`` keeps each box's return choices between calls for the same position."""
         if isinstance(action, Roll):
             return self._keep_index[tuple(sorted(action.keep))]
         if isinstance(action, Score):
             box = self.ruleset.category_ids.index(action.category)
             slot = 0
             if self.ruleset.uses_board and action.returns is not None:
-                _, returns = game.tile_moves(action.category)
-                slot = returns.index(frozenset(action.returns))
+                known = {} if returns is None else returns
+                if action.category not in known:
+                    known[action.category] = game.tile_moves(action.category)[1]
+                slot = known[action.category].index(frozenset(action.returns))
             return self.score_start + box * self.slots + slot
         stay = tuple(sorted(game.state.out - frozenset(action.tiles)))
         return self.restore_start + STAY_OUT.index(stay)  # type: ignore[arg-type]
@@ -103,8 +107,9 @@ class Layout:
     def mask(self, game: Game) -> np.ndarray:
         """1 for every legal action now (int8, the dtype masked policies read)."""
         out = np.zeros(self.n_actions, dtype=np.int8)
+        returns: dict[str, list[frozenset[int]]] = {}
         for action in game.legal_actions():
-            out[self.index_of(game, action)] = 1
+            out[self.index_of(game, action, returns)] = 1
         return out
 
     # ---- observations ---------------------------------------------------------------
