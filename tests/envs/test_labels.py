@@ -83,3 +83,19 @@ def test_labels_none_and_unknown(kids):
     assert np.array_equal(cached(get_ruleset("kids")).values, kids.solution.values)
     with pytest.raises(ValueError, match="labels"):
         make("kids", "sometimes")
+
+
+def test_aec_labels_each_seat_as_the_coach(kids):
+    env = yatzy.envs.aec_env(rules="kids", players=2)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        agent = env.agent_selection
+        raw = env.unwrapped
+        obs, _, _, _, info = env.last()
+        options = kids.options(kids.position_of(raw.game), with_odds=False)
+        assert raw.layout.action_of(raw.game, info["best_action"]) == options[0].action
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        regret = {str(o.action): o.regret for o in options}[str(raw.layout.action_of(raw.game, action))]
+        env.step(action)
+        assert raw.infos[agent]["regret"] == pytest.approx(regret, abs=1e-9)

@@ -26,7 +26,7 @@ __all__ = ["ENV_ID", "Layout", "YatzyEnv", "aec_env"]
 ENV_ID = "yatzy/Yatzy-v0"
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(ENV_ID, entry_point="yatzy.envs.single:YatzyEnv", disable_env_checker=False)
+    gymnasium.register(ENV_ID, entry_point="yatzy.envs.single:YatzyEnv")
 
 
 def aec_env(rules: str = "yatzy", players: int = 2, **kwargs: Any) -> AECEnv[str, Any, int]:
