@@ -35,14 +35,14 @@ class YatzyEnv(gym.Env[np.ndarray, np.int64]):
     and ``info["best_action"]`` come from (:mod:`.labels`: ``"cached"``, ``"solve"``, ``"none"``).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": []}
+    """No rendering of its own: words are the front ends' (``env.unwrapped.game`` is the game)."""
 
     def __init__(self, rules: str = "yatzy", options: Mapping[str, object] | None = None,
-                 labels: LabelMode = "cached", render_mode: str | None = None) -> None:
+                 labels: LabelMode = "cached") -> None:
         self.ruleset = get_ruleset(rules, **dict(options or {}))
         self.layout = Layout(self.ruleset)
         self.coach = coach_for(self.ruleset, labels)
-        self.render_mode = render_mode
         self.action_space = gym.spaces.Discrete(self.layout.n_actions)
         self.observation_space = gym.spaces.Box(0.0, self.layout.high(), dtype=np.float32)
         self.game = Game(self.ruleset, ["agent"], seed=0)
@@ -74,13 +74,6 @@ class YatzyEnv(gym.Env[np.ndarray, np.int64]):
         """The legal actions now as 0/1 (int8): the method masked PPO implementations call."""
         return self._legal().copy()
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        st, p = self.game.state, self.game.player
-        dice = " ".join(map(str, st.dice)) if st.dice else "-"
-        return f"dice {dice}, rolls left {self.game.rolls_left}, card {p.card}, total {self.game.total(0)}"
-
     def _legal(self) -> np.ndarray:
         """The mask of the game as it stands, made once per position (game and version)."""
         if self._mask is None or self._mask[0] is not self.game or self._mask[1] != self.game.version:
@@ -91,7 +84,8 @@ class YatzyEnv(gym.Env[np.ndarray, np.int64]):
         return self.layout.observe(self.game, 0)
 
     def _info(self, regret: float | None, illegal: bool) -> dict[str, Any]:
-        self._labels = regrets(self.coach, self.layout, self.game)
+        if not illegal:  # a refused action left the position, and so its labels, as they were
+            self._labels = regrets(self.coach, self.layout, self.game)
         info: dict[str, Any] = {"action_mask": self._legal().copy(), "regret": regret,
                                 "best_action": best(self._labels), "illegal": illegal}
         return info
