@@ -140,12 +140,14 @@ class Layout:
         return np.concatenate([np.full(n, top, dtype=np.float32) for _, n, top in self.fields])
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
-        """Seat ``seat``'s card and the table as the vector :attr:`fields` names. The dice,
-        rolls and tiles are the table's; a seat not on turn sees the dice of the player who is."""
+        """Seat ``seat``'s card and the table as the vector :attr:`fields` names. The dice, the
+        turn's own rolls left and the tiles are the table's (a seat not on turn sees the turn
+        being played); the saved rolls are the seat's."""
         rs, st = self.ruleset, game.state
         p = st.players[seat]
-        on_turn = seat == st.current
-        normal, saved = game.rolls_split() if on_turn else (rs.rolls_per_turn, p.bank)
+        normal, saved = game.rolls_split()
+        if seat != st.current:
+            saved = p.bank
         dice = counts(st.dice) if st.dice is not None else (0,) * 6
         values: dict[str, list[float] | tuple[int, ...]] = {
             "dice": dice, "rolled": [1.0 if st.dice is not None else 0.0], "rolls_left": [float(normal)],
