@@ -102,7 +102,7 @@ def main() -> None:
     x, masks, y = collect(env, args.train, seed=0)
     w = train(x, masks, y, env.layout.n_actions, args.epochs)
     agree = float(np.mean([act(w, xi, mi) == yi for xi, mi, yi in zip(x, masks, y, strict=True)]))
-    print(f"{len(y)} decisions of {args.train} games learnt in {time.perf_counter() - t0:.0f} s; "
+    print(f"{len(y)} decisions of {args.train} games played and learnt in {time.perf_counter() - t0:.0f} s; "
           f"the policy agrees with the coach on {agree:.1%} of them")
     mean, se, regret = evaluate(env, w, args.games, seed=10**6)
     exact = env.coach.solution.expected_score  # type: ignore[union-attr]
