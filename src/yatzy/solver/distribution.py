@@ -27,6 +27,7 @@ import numpy as np
 
 from ..errors import InvalidActionError
 from ..i18n import _
+from ..rules import Ruleset
 from . import dist_kernel
 from .kernel import MODE_BANK, MODE_YAHTZEE
 from .solve import Solution
@@ -72,6 +73,12 @@ class Plan:
     def states(self) -> int:
         return sum(int((layer.seg_len > 0).sum()) for layer in self.layers)
 
+
+
+def spec_of(ruleset: Ruleset) -> SolverSpec:
+    """The spec :func:`.solve.solve` solves the ruleset with (its bank cap, if it saves rolls)."""
+    cap = ruleset.bank_cap if ruleset.bank_cap is not None else ruleset.solver_bank_cap
+    return SolverSpec(ruleset, cap if ruleset.saved_rolls else 0)
 
 
 def memory_budget() -> int:
@@ -204,7 +211,9 @@ class Distribution:
         return int(np.searchsorted(cdf, q / 100 - 1e-12))
 
     def at_least(self, score: int) -> float:
-        return float(self.pmf[score:].sum()) if score >= 0 else 1.0
+        """P(final >= score), from the top down so it never grows with the score."""
+        tail = np.cumsum(self.pmf[::-1])[::-1]
+        return float(tail[max(score, 0)]) if score < len(tail) else 0.0
 
     def to_dict(self) -> dict[str, object]:
         return {"rules": self.rules, "mean": self.mean, "sd": self.sd,
