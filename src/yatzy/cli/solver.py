@@ -181,11 +181,13 @@ def distribution(
     _check_plot(plot)
     try:
         check_solvable(rs)
-        the_plan = plan(spec_of(rs))  # refused here, before a long solve, if it cannot fit
+        what = _("exact distribution of {rules}").format(rules=rs.name)
+        with progress_bar() as bar:  # laying out the states takes seconds for a big ruleset
+            bar.add_task(what, total=None, unit=_("states"))
+            the_plan = plan(spec_of(rs))  # refused here, before a long solve, if it cannot fit
         sol = _progress_solve(rs, True)
         with progress_bar() as bar:
-            task = bar.add_task(_("exact distribution of {rules}").format(rules=rs.name), total=None,
-                                unit=_("states"))
+            task = bar.add_task(what, total=None, unit=_("states"))
             dist = run(sol, lambda done, total: bar.update(task, completed=done, total=total), the_plan)
     except YatzyError as e:
         fail(e)
@@ -199,7 +201,7 @@ def distribution(
         console.print(_("{title}: exact distribution of the final score under optimal play, mean {mean} "
                         "(sd {sd}; {seconds} s)").format(
             title=_(rs.title), mean=f"[bold]{number(dist.mean, 4)}[/]", sd=number(dist.sd, 1),
-            seconds=number(dist.seconds, 1)), soft_wrap=True)
+            seconds=number(dist.seconds, 1)))
         console.print(_("percentiles: {list}").format(list=", ".join(
             f"{percent(q / 100)} {dist.percentile(q)}" for q in PERCENTS)), markup=False)
         console.print(_("chance of at least: {list}").format(list=", ".join(

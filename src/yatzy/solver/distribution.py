@@ -102,7 +102,7 @@ def plan(spec: SolverSpec, budget: int | None = None) -> Plan:
     is_upper, cap, _points = spec.bonus
     n_cat, n_aux = spec.n_cat, spec.n_aux
     masks = spec.reachable_masks
-    pop = np.array([bin(int(m)).count("1") for m in masks], dtype=np.int64)
+    pop = np.bitwise_count(masks).astype(np.int64)
     ycat, jok, _five, extra = spec.yahtzee
     box_max = spec.score.max(axis=1)
     if spec.mode == MODE_YAHTZEE:
