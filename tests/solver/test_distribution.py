@@ -51,9 +51,17 @@ def brute_force_pmf(rs: Ruleset) -> dict[int, float]:
         return upper + (pts if bonus and c in bonus.categories else 0)
 
     @cache
+    def outcomes(n: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+        """Every sorted result of rolling n dice with its chance, counted over all 6**n rolls."""
+        seen: dict[tuple[int, ...], float] = defaultdict(float)
+        for o in product(range(1, 7), repeat=n):
+            seen[tuple(sorted(o))] += 1 / 6**n
+        return tuple(seen.items())
+
+    @cache
     def rolled(keep: tuple[int, ...], left: int, filled: frozenset[str], upper: int) -> float:
-        outcomes = list(product(range(1, 7), repeat=5 - len(keep)))
-        return sum(turn(tuple(sorted(keep + o)), left, filled, upper)[0] for o in outcomes) / len(outcomes)
+        return sum(p * turn(tuple(sorted(keep + o)), left, filled, upper)[0]
+                   for o, p in outcomes(5 - len(keep)))
 
     @cache
     def turn(dice: tuple[int, ...], left: int, filled: frozenset[str], upper: int
@@ -67,8 +75,9 @@ def brute_force_pmf(rs: Ruleset) -> dict[int, float]:
                 if v > best:
                     best, choice = v, c
         if left:
+            mine = set(sub_multisets(dice))
             for k in keeps:
-                if k in sub_multisets(dice):
+                if k in mine:
                     v = rolled(k, left - 1, filled, upper)
                     if v > best + 1e-9:
                         best, choice = v, k
@@ -87,8 +96,7 @@ def brute_force_pmf(rs: Ruleset) -> dict[int, float]:
         if len(filled) == len(ids):
             return ((bonus.points if bonus and upper >= bonus.threshold else 0, 1.0),)
         out: dict[int, float] = defaultdict(float)
-        outcomes = list(product(range(1, 7), repeat=5 - len(keep)))
-        for o in outcomes:
+        for o, chance in outcomes(5 - len(keep)):
             dice = tuple(sorted(keep + o))
             _, choice = turn(dice, left, filled, upper)
             if isinstance(choice, str):
@@ -97,7 +105,7 @@ def brute_force_pmf(rs: Ruleset) -> dict[int, float]:
             else:
                 pts, after = 0, future(choice, left - 1, filled, upper)
             for s, p in after:
-                out[s + pts] += p / len(outcomes)
+                out[s + pts] += p * chance
         return tuple(out.items())
 
     return dict(future((), 2, frozenset(), 0))
