@@ -1,6 +1,7 @@
 """Side-by-side benchmark against the peer ``yatzy-solver`` (pip install -e '.[bench]').
 
-Prints each measurement for both projects and the ratio (ours / peer). The machine is
+Prints each measurement for both projects and the ratio (ours / peer), then the exact
+score distribution (ours alone). The machine is
 shared and noisy: ratios are what to read, absolute seconds are indicative only.
 Usage: python benchmarks/run.py [--games N] [--maxi]
 """
@@ -12,6 +13,7 @@ import resource
 import time
 
 from yatzy.registry import get_ruleset
+from yatzy.solver.distribution import distribution
 from yatzy.solver.simulate import simulate_optimal
 from yatzy.solver.solve import solve
 
@@ -45,6 +47,12 @@ def main() -> None:
     print(f"{'measurement':36} {'ours s':>9} {'peer s':>9} {'ratio':>7}  check")
     for name, a, b, note in rows:
         print(f"{name:36} {a:9.2f} {b:9.2f} {a / b:7.2f}  {note}")
+    # the exact final-score distribution: the peer has none (Delta Yatzy: 3.0 s on 8 threads)
+    sol = solve(get_ruleset("yatzy"))
+    distribution(solve(get_ruleset("kids")))  # warm the JIT caches
+    dist, t = timed(lambda: distribution(sol))
+    print(f"exact distribution yatzy: {t:.1f} s, {dist.peak_bytes / 1024 ** 3:.2f} GB planned peak, "
+          f"mean {dist.mean:.7f} (table {dist.table_value:.5f})")
     if args.maxi:
         sol, t = timed(lambda: solve(get_ruleset("maxi", saved_rolls=False), use_cache=False))
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2

@@ -1,4 +1,5 @@
-"""Figures: the score histogram of a simulation and the bank-cap convergence of an exact value.
+"""Figures: the score histogram of a simulation, the exact score distribution and the
+bank-cap convergence of an exact value.
 
 matplotlib is the optional extra ``plot`` (``pip install 'yatzy[plot]'``); nothing imports it
 until a figure is drawn, so ``import yatzy`` and ``yatzy --help`` stay light.
@@ -13,6 +14,7 @@ from typing import Any
 from .errors import InvalidActionError
 from .i18n import _, number
 from .solver.convergence import CapPoint
+from .solver.distribution import Distribution
 from .solver.simulate import Summary
 
 PLOT_FORMATS = (".png", ".svg", ".pdf")
@@ -72,6 +74,26 @@ def plot_histogram(summary: Summary, path: str, title: str) -> None:
                label=_("mean {mean}").format(mean=number(summary.mean, 1)))
     ax.set_xlabel(_("final score"))
     ax.set_ylabel(_("number of games"))
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_distribution(dist: Distribution, path: str, title: str) -> None:
+    """Save the exact chance of each final score, with the mean marked."""
+    check_plot_path(path)
+    plt = _pyplot()
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    scores = [s for s, p in enumerate(dist.pmf) if p > 0]
+    ax.bar(scores, [dist.pmf[s] for s in scores], width=1.0, color="#3a7bd5")
+    ax.axvline(dist.mean, color="#d9534f", linewidth=2,
+               label=_("mean {mean}").format(mean=number(dist.mean, 1)))
+    ax.set_xlim(dist.percentile(0.01) - 5, dist.percentile(99.99) + 5)
+    ax.set_xlabel(_("final score"))
+    ax.set_ylabel(_("chance"))
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()

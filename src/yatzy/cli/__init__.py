@@ -2,7 +2,7 @@
 
 One module per group of commands, each a Typer app merged into this one (``yatzy play``,
 not ``yatzy games play``): :mod:`.sheets` (rules, score, sheet), :mod:`.games` (play, keep),
-:mod:`.solver` (solve, converge, advise, simulate), :mod:`.web` (serve, verify) and
+:mod:`.solver` (solve, converge, distribution, advise, simulate), :mod:`.web` (serve, verify) and
 :mod:`.history`, a group of its own. They share :mod:`.common`: the console, the error line,
 the options named alike and the progress bar.
 """

@@ -1,5 +1,6 @@
-"""The solver's commands: ``yatzy solve``, ``converge``, ``advise`` and ``simulate`` (exact
-values, the coach's ranking of a position, and many games played by a bot)."""
+"""The solver's commands: ``yatzy solve``, ``converge``, ``distribution``, ``advise`` and
+``simulate`` (exact values, the exact spread of final scores, the coach's ranking of a
+position, and many games played by a bot)."""
 
 from __future__ import annotations
 
@@ -166,6 +167,56 @@ def converge(
                       number(p.seconds, 1))
             prev = p.expected_score
         console.print(t)
+        if plot is not None and plot_error is None:
+            console.print(_("plot: {path}").format(path=plot), markup=False)
+    if plot_error is not None:
+        fail(plot_error)
+
+
+@app.command()
+def distribution(
+    rules_: RulesOpt = "yatzy",
+    option: OptionOpt = None,
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
+    """The exact distribution of the final score under optimal play: mean, spread,
+    percentiles and the chance of reaching 200 to 350 points."""
+    from ..plots import plot_distribution
+    from ..solver.distribution import PERCENTS, THRESHOLDS, plan, spec_of
+    from ..solver.distribution import distribution as run
+    from ..solver.solve import check_solvable
+
+    rs = ruleset_from(rules_, option)
+    _check_plot(plot)
+    try:
+        check_solvable(rs)
+        what = _("exact distribution of {rules}").format(rules=rs.name)
+        with progress_bar() as bar:  # laying out the states takes seconds for a big ruleset
+            bar.add_task(what, total=None, unit=_("states"))
+            the_plan = plan(spec_of(rs))  # refused here, before a long solve, if it cannot fit
+        sol = _progress_solve(rs, True)
+        with progress_bar() as bar:
+            task = bar.add_task(what, total=None, unit=_("states"))
+            dist = run(sol, lambda done, total: bar.update(task, completed=done, total=total), the_plan)
+    except YatzyError as e:
+        fail(e)
+    result: dict[str, object] = {"options": {k: v for k, v in rs.options}, **dist.to_dict()}
+    title = _("{title}: final score under optimal play").format(title=_(rs.title))
+    plot_error = None if plot is None else _save_plot(
+        lambda: plot_distribution(dist, str(plot), title), plot, result)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        console.print(_("{title}: exact distribution of the final score under optimal play, mean {mean} "
+                        "(sd {sd}; {seconds} s)").format(
+            title=_(rs.title), mean=f"[bold]{number(dist.mean, 4)}[/]", sd=number(dist.sd, 1),
+            seconds=number(dist.seconds, 1)))
+        console.print(_("percentiles: {list}").format(list=", ".join(
+            f"{percent(q / 100)} {dist.percentile(q)}" for q in PERCENTS)), markup=False)
+        console.print(_("chance of at least: {list}").format(list=", ".join(
+            f"{t} {percent(dist.at_least(t), 1)}" for t in THRESHOLDS)), markup=False)
         if plot is not None and plot_error is None:
             console.print(_("plot: {path}").format(path=plot), markup=False)
     if plot_error is not None:
