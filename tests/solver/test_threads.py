@@ -9,14 +9,14 @@ import pytest
 from numba.core.registry import CPUDispatcher
 
 from yatzy.registry import get_ruleset
-from yatzy.solver import kernel, playout, spec
+from yatzy.solver import dist_kernel, kernel, playout, spec
 from yatzy.solver.spec import SolverSpec
 
 pytestmark = pytest.mark.slow  # long kernel calls: not in the fast tier
 
 
 def test_every_kernel_releases_the_gil() -> None:
-    kernels = [f for module in (kernel, playout, spec) for f in vars(module).values()
+    kernels = [f for module in (kernel, playout, spec, dist_kernel) for f in vars(module).values()
                if isinstance(f, CPUDispatcher) and f.__module__ == module.__name__]
     assert len(kernels) >= 10
     assert [k.__name__ for k in kernels if not k.targetoptions.get("nogil")] == []
