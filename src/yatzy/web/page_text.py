@@ -147,6 +147,7 @@ PAGE_TEXT: dict[str, str | tuple[str, str]] = {
     "fair_bad_roll": N_("Check failed: action {number} shows {shown}, but the seed rolls {drawn}."),
     "fair_bad_commitment": N_("Check failed: the seed and salt do not match the fingerprint."),
     "fair_bad_seed": N_("Check failed: the game was played with another seed."),
+    "fair_bad_roll_off": N_("Check failed: round {round} of the roll-off is not what the seed rolls."),
     "fair_bad_format": N_("Check failed: the revealed game could not be read."),
     "ask_coach": N_("Ask the coach"),
     "coach": N_("Coach"),

@@ -75,7 +75,7 @@ export function renderFair(el, { keeper, commitment, reveal, check, seed }) {
     let verdict;
     if (c.ok) verdict = t("fair_ok", { n: c.rolls });
     else if (c.reason === "dice") verdict = t("fair_bad_roll", { number: c.detail.number, shown: diceText(c.detail.shown), drawn: diceText(c.detail.drawn) });
-    else verdict = t(`fair_bad_${c.reason}`);
+    else verdict = t(`fair_bad_${c.reason}`, c.detail || {});
     parts.push(h("p", { class: c.ok ? "verdict ok" : "verdict bad", id: "fair-verdict" },
       h("span", { "aria-hidden": "true" }, c.ok ? "✔ " : "✘ "), verdict));
   } else {

@@ -2,7 +2,8 @@
 // init_by_array with the seed's 32-bit words, randint(1, 6) as 1 + _randbelow(6) through
 // getrandbits(3) with rejection), SHA-256, and the check of a revealed game: the commitment
 // is sha256(salt + ":" + seed) and every roll of the log is what the seed gives, in order
-// (the roll-off first, then each roll's new dice). Seeds are 63-bit: read them as BigInt.
+// (the roll-off first, checked against the reveal's roll_off_rounds, then each roll's new dice).
+// Seeds are 63-bit: read them as BigInt.
 
 const N = 624;
 const M = 397;
@@ -158,7 +159,8 @@ export function parseReveal(text) {
 const sorted = (dice) => [...dice].sort((x, y) => x - y);
 
 /** Check a revealed game. Returns {ok, rolls, reason, detail}: reason is "commitment" (the hash
- * does not match seed and salt), "seed" (the game was played with another seed), "dice" (a roll
+ * does not match seed and salt), "seed" (the game was played with another seed), "roll_off" (the
+ * revealed roll-off is not the seed's: detail {round}), "dice" (a roll
  * does not follow from the seed: detail {number, shown, drawn}) or "format"; null when ok. */
 export function checkReveal(data) {
   const game = data.game;
@@ -172,12 +174,23 @@ export function checkReveal(data) {
   if ((game.dice_from || "server") !== "server") return { ok: false, rolls: 0, reason: "format", detail: null };
   const rng = new PyRandom(data.seed);
   const seats = (game.seats || []).length;
+  const rounds = []; // the roll-off as the seed draws it: each round's [seat, die] pairs
   if (game.roll_off && seats > 1) {
     let rolling = [...Array(seats).keys()];
     while (rolling.length > 1) {
       const dice = rolling.map(() => rng.randint(1, 6));
+      rounds.push(rolling.map((seat, i) => [seat, dice[i]]));
       const top = Math.max(...dice);
       rolling = rolling.filter((_, i) => dice[i] === top);
+    }
+  }
+  if (data.roll_off_rounds !== undefined) { // a reveal that shows its roll-off: it must be the seed's
+    const shown = Array.isArray(data.roll_off_rounds) ? data.roll_off_rounds : null;
+    if (!shown) return { ok: false, rolls: 0, reason: "format", detail: null };
+    for (let r = 0; r < Math.max(shown.length, rounds.length); r++) {
+      if (JSON.stringify(shown[r] || []) !== JSON.stringify(rounds[r] || [])) {
+        return { ok: false, rolls: 0, reason: "roll_off", detail: { round: r + 1 } };
+      }
     }
   }
   let rolls = 0;
