@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-import yatzy.session
 import yatzy.solver.solve
+import yatzy.solver.tables
 from helpers.browser import LOOK, check_axe, create_room, play_until_over
 
 JSON = {"Content-Type": "application/json"}
@@ -69,7 +69,7 @@ def held_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
         return real(ruleset, progress=progress, **kwargs)
 
     monkeypatch.setattr(yatzy.solver.solve, "solve", held)
-    monkeypatch.setattr(yatzy.session, "solve", held)
+    monkeypatch.setattr(yatzy.solver.tables, "solve", held)  # the one build of each table
     yield release
     release.set()
 

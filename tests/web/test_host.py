@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import yatzy.session
 import yatzy.solver.solve
+import yatzy.solver.tables
 from helpers.games import play_out as play_game
 from helpers.web import Player, join, make_room
 from yatzy.game import Game
@@ -166,7 +166,7 @@ def held_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
         return real(ruleset, progress=progress, **kwargs)
 
     monkeypatch.setattr(yatzy.solver.solve, "solve", held)
-    monkeypatch.setattr(yatzy.session, "solve", held)
+    monkeypatch.setattr(yatzy.solver.tables, "solve", held)  # the one build of each table
     yield release
     release.set()
 
