@@ -11,8 +11,8 @@
   (415 ``not_json`` otherwise): a form on another site cannot send that, and a script there
   that tries must ask first (CORS), which the server never allows.
 - **WebSocket origin**: a browser's WebSocket from a page of another site is refused at
-  connect (closed 1008 before it is accepted); a client without ``Origin`` (not a browser) is
-  let in, its token is what it must show.
+  connect (closed 1008 before it is accepted: the handshake gets HTTP 403); a client
+  without ``Origin`` (not a browser) is let in, its token is what it must show.
 - **Validation errors** that name a number JSON cannot carry (``1e400`` is read as infinity)
   are answered 422 with the number as text, not a 500.
 """
