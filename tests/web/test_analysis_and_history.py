@@ -66,7 +66,7 @@ def test_the_coach_ranks_the_asking_seats_position_as_the_library_does(client: T
                                                                        kids_coach: Coach) -> None:
     room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}], ruleset="kids")
     code = room["code"]
-    spectator = client.post(f"/api/rooms/{code}/spectate").json()["token"]
+    spectator = client.post(f"/api/rooms/{code}/spectate", json={}).json()["token"]
     with Player(client, code, join(client, code)) as ann, Player(client, code, join(client, code)) as bo, \
             Player(client, code, spectator) as watcher:
         assert ann.until("welcome")["coach"] is True

@@ -36,13 +36,13 @@ def test_rooms_over_rest(client: TestClient) -> None:
     assert [s["name"] for s in info["seats"]] == ["Ann", "Aloittelijabotti", "Pelaaja 3"]  # in Finnish
     assert "seed" not in str(info) and info["version"] == 0 and not info["over"]
     assert client.post(f"/api/rooms/{code}/join", json={}).json()["seat"] == 0
-    assert client.post(f"/api/rooms/{code}/join").json()["seat"] == 2
+    assert client.post(f"/api/rooms/{code}/join", json={}).json()["seat"] == 2
     taken = client.post(f"/api/rooms/{code}/join", json={"seat": 0})
     assert taken.status_code == 409 and taken.json()["detail"]["code"] == "unauthorized"
     assert client.post(f"/api/rooms/{code}/join", json={"seat": 1}).status_code == 400  # a bot's seat
     assert client.post(f"/api/rooms/{code}/join", json={}).status_code == 409  # every seat taken
     assert [s["taken"] for s in client.get(f"/api/rooms/{code}").json()["seats"]] == [True, False, True]
-    assert client.post(f"/api/rooms/{code}/spectate").json()["token"]
+    assert client.post(f"/api/rooms/{code}/spectate", json={}).json()["token"]
     svg = client.get(f"/api/rooms/{code}/qr.svg")
     assert svg.status_code == 200 and svg.headers["content-type"] == "image/svg+xml"
     assert b"<svg" in svg.content
@@ -50,7 +50,7 @@ def test_rooms_over_rest(client: TestClient) -> None:
     assert client.get("/api/rooms/ZZZZZZ").status_code == 404
     assert client.get("/api/rooms/no-such-room").status_code == 404
     closed = make_room(client, spectators=False)
-    assert client.post(f"/api/rooms/{closed['code']}/spectate").status_code == 403
+    assert client.post(f"/api/rooms/{closed['code']}/spectate", json={}).status_code == 403
     for bad in ({"ruleset": "chess"}, {"seats": [{"kind": "bot", "level": "genius"}]}, {"seats": []},
                 {"options": {"joker": "sometimes"}, "ruleset": "yahtzee"}, {"seats": [{"dice": [6]}]}):
         r = client.post("/api/rooms", json={"seats": [{}], **bad})
@@ -178,7 +178,7 @@ def test_hot_seat_spectators_and_languages(client: TestClient) -> None:
     room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}], hot_seat=True, lang="fi")
     code, table = room["code"], room["table_token"]
     assert table
-    spectator = client.post(f"/api/rooms/{code}/spectate").json()["token"]
+    spectator = client.post(f"/api/rooms/{code}/spectate", json={}).json()["token"]
     with Player(client, code, table, lang="fi") as t, Player(client, code, spectator) as s:
         assert t.until("welcome")["role"] == "table"
         assert t.until("state")["view"]["viewer"] is None
@@ -204,7 +204,7 @@ def test_hot_seat_spectators_and_languages(client: TestClient) -> None:
 def test_every_event_comes_with_its_words_in_the_connections_language(client: TestClient) -> None:
     room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}], hot_seat=True)
     code, table = room["code"], room["table_token"]
-    spectator = client.post(f"/api/rooms/{code}/spectate").json()["token"]
+    spectator = client.post(f"/api/rooms/{code}/spectate", json={}).json()["token"]
     with Player(client, code, table, lang="fi") as t, Player(client, code, spectator, lang="en") as s:
         t.until("state"), s.until("state")
         t.answer(t.act("r"))

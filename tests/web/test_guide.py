@@ -230,7 +230,7 @@ def test_every_message_example_of_the_guide_is_a_message_of_the_schemas() -> Non
 def test_sync_answers_the_game_as_it_stands_and_events_go_on_from_there(client: TestClient) -> None:
     room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}])
     code = room["code"]
-    spectator = client.post(f"/api/rooms/{code}/spectate").json()["token"]
+    spectator = client.post(f"/api/rooms/{code}/spectate", json={}).json()["token"]
     with Player(client, code, join(client, code, 0)) as ann, Player(client, code, spectator) as watcher:
         assert ann.until("state")["version"] == 0
         ann.send({"type": "sync"})

@@ -113,7 +113,7 @@ def test_a_rematch_has_the_same_seats_and_rules_and_the_others_may_follow(client
     ann, bo = join(client, code, 0), join(client, code, 1)
     rematch = f"/api/rooms/{code}/rematch"
     refused(client, rematch, {"token": ann}, 409, "not_over")
-    watcher = client.post(f"/api/rooms/{code}/spectate").json()["token"]
+    watcher = client.post(f"/api/rooms/{code}/spectate", json={}).json()["token"]
     with Player(client, code, ann) as ann_here, Player(client, code, bo) as bo_here:
         play_out(ann_here, bo_here)
         refused(client, rematch, {"token": watcher}, 403, "spectator")

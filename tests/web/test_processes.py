@@ -564,7 +564,7 @@ def test_the_players_of_a_killed_process_are_away_on_the_other(servers: Servers)
         presence(0)
         time.sleep(3)  # the room has been open a while (B loaded it when Bo joined)
         # a spectator comes on A: Bo sees it at once; that is the last B hears of A
-        watcher = Client(a, code, httpx.post(f"{a}/api/rooms/{code}/spectate").json()["token"])
+        watcher = Client(a, code, httpx.post(f"{a}/api/rooms/{code}/spectate", json={}).json()["token"])
         clients.append(watcher)
         watcher.until("state")
         presence(1)

@@ -144,7 +144,7 @@ def test_nothing_secret_leaves_the_server_before_the_reveal(client: TestClient) 
     code = room["code"]
     server_room = client.app.state.rooms.rooms[code]  # type: ignore[attr-defined]
     secrets_ = [str(server_room.game.seed), server_room.salt]
-    spectator = client.post(f"/api/rooms/{code}/spectate").json()["token"]
+    spectator = client.post(f"/api/rooms/{code}/spectate", json={}).json()["token"]
     texts: list[str] = [json.dumps(room), client.get(f"/api/rooms/{code}").text,
                         client.get(f"/api/rooms/{code}/verify").text, client.get("/openapi.json").text]
     with Player(client, code, join(client, code, 0)) as ann, Player(client, code, spectator) as s:

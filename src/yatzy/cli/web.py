@@ -25,13 +25,17 @@ def serve(
         "--db", help="database URL (default: SQLite in your data folder; postgresql://... works)")] = None,
     pubsub: Annotated[str | None, typer.Option(
         "--pubsub", help="pub/sub URL for several server processes (default: in process)")] = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", help="a name (or name:port) the server answers to, beside the --host "
+                               "address, localhost and 127.0.0.1; repeat for more (other Host headers "
+                               "are refused)")] = None,
     lang: LangOpt = "en",
 ) -> None:
     """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md)."""
     from ..web.app import create_app, run_server
 
     try:
-        web_app = create_app(db, pubsub)
+        web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])])
     except YatzyError as e:
         fail(e)
     run_server(web_app, host, port)

@@ -19,7 +19,7 @@ import asyncio
 import gc
 import sys
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -30,6 +30,8 @@ from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 from .pubsub import PubSub
 from .rooms import Rooms
 from .routes import analysis, history, page, rooms, socket
+from .security import allowed_hosts as host_names
+from .security import install
 
 __all__ = ["create_app", "run_server"]
 
@@ -51,7 +53,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: Database | None = None,
                max_connections_per_client: int = 16, rate: float = 20.0, burst: int = 40,
                hello_timeout: float = 10.0, public_url: str | None = None,
-               coach_wait: float = 1.0) -> FastAPI:
+               coach_wait: float = 1.0, allowed_hosts: Iterable[str] | None = None) -> FastAPI:
     """The web server's app: rooms stored in ``db_url`` (SQLite in the data folder by default;
     ``postgresql://...`` for PostgreSQL), events fanned out through ``pubsub_url`` (in
     process by default).
@@ -59,7 +61,9 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     ``rate`` messages per second (``burst`` at once) per connection, more are read later;
     ``public_url`` is the address invite links start with (the request's own by default);
     ``coach_wait``: seconds the coach (and the analysis) wait for a table being built before
-    answering "preparing".
+    answering "preparing"; ``allowed_hosts``: the names (``host`` or ``host:port``) a request's
+    ``Host`` may be, beside localhost, 127.0.0.1 and the public URL's (None: any, as in tests;
+    ``yatzy serve`` always names them). The defences of :mod:`yatzy.web.security` are in front.
 
     :raises StorageError: the database cannot be opened or migrated.
     :raises InvalidActionError: an unknown pub/sub URL.
@@ -81,6 +85,7 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     app.state.analyses = {}
     for group in (analysis, history, rooms, socket, page):
         app.include_router(group.router)
+    install(app, None if allowed_hosts is None else host_names(allowed_hosts, None, public_url))
     return app
 
 

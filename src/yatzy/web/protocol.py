@@ -61,6 +61,8 @@ ErrorCode = Literal[
     "coach_off", "no_dice", "not_keeper", "nothing_to_verify", "not_over", "unknown_game", "no_analysis",
     # the host's say over the seats
     "not_host",
+    # the web's ordinary defences (REST only: yatzy.web.security)
+    "bad_host", "not_json",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 """Every error code (see docs/web-protocol.md for what each means and what follows it)."""

@@ -97,7 +97,7 @@ class RoomInfo(BaseModel):
 
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: int | None = Field(default=None, ge=0,
+    seat: int | None = Field(default=None, ge=0, le=1000,
                              description="the seat to take; none: the first free person's seat")
 
 

@@ -45,7 +45,8 @@ def _summary(s: GameSummary) -> GameSummaryOut:
 @router.get("/api/games", response_model=list[GameSummaryOut])
 async def games(db: DatabaseDep, rooms: RoomsDep, player: str | None = Query(None, max_length=40),
                 ruleset: str | None = Query(None, max_length=40), finished: bool | None = None,
-                limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)) -> list[GameSummaryOut]:
+                limit: int = Query(50, ge=1, le=500),
+                offset: int = Query(0, ge=0, le=2**62)) -> list[GameSummaryOut]:
     """Stored games, newest first: where ``player`` sat (by name), of ``ruleset``, finished
     or not. Summaries only: no save, no seed. A game still played in a room is summed up as
     its room first stored it (its moves reach the history when it ends; meanwhile its room,
@@ -82,7 +83,7 @@ async def game(game_id: int, db: DatabaseDep, rooms: RoomsDep, lang: LangDep) ->
 
 @router.get("/api/games/{game_id}/replay", response_model=ReplayStep)
 async def replay(game_id: int, db: DatabaseDep, rooms: RoomsDep, lang: LangDep,
-                 step: int = Query(0, ge=0)) -> ReplayStep:
+                 step: int = Query(0, ge=0, le=2**62)) -> ReplayStep:
     """A finished game as it stood after ``step`` actions (0: before the first; past the end:
     the end): the cards and dice as a spectator's view, and the action played next, in the
     notation and in words in ``lang``."""

@@ -82,11 +82,11 @@ async def room_info(room: RoomDep) -> RoomInfo:
 
 
 @router.post("/api/rooms/{code}/join", response_model=Joined)
-async def join(room: RoomDep, rooms: RoomsDep, lang: LangDep, body: JoinRequest | None = None) -> Joined:
+async def join(room: RoomDep, rooms: RoomsDep, lang: LangDep, body: JoinRequest) -> Joined:
     """Take a person's seat: its secret token is handed out once."""
     with language(lang):
         try:
-            seat, token = await rooms.seating.join(room, body.seat if body else None)
+            seat, token = await rooms.seating.join(room, body.seat)
         except Refusal as r:
             raise http_error(r.code, r.message) from None
     return Joined(seat=seat, token=token)

@@ -6,9 +6,10 @@ import { showError } from "./notice.js";
 
 export async function api(method, path, body) {
   const sep = path.includes("?") ? "&" : "?";
+  // a change is always sent as JSON (the server refuses anything else: a form from another site)
+  const sent = method === "GET" ? undefined : JSON.stringify(body ?? {});
   const response = await fetch(`${path}${sep}lang=${lang}`, {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
+    method, headers: sent ? { "Content-Type": "application/json" } : {}, body: sent,
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
