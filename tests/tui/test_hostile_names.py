@@ -62,8 +62,8 @@ async def test_the_play_screen_and_its_notifications_show_markup_names_as_typed(
         await until(pilot, lambda: isinstance(app.screen, PlayScreen))
         assert ODD[1] in text_of(app, "#turn")
         await pilot.press("r")  # not your turn: "<name> is playing; s skips to your turn"
-        await until(pilot, lambda: bool(app.query(Toast)))
-        toasts = " ".join(str(t.render()) for t in app.query(Toast))
+        await until(pilot, lambda: bool(list(app._notifications)))
+        toasts = " ".join(str(Toast(n).render()) for n in app._notifications)  # as its toast draws it
         assert f"{ODD[1]} is playing" in toasts, toasts
 
 
