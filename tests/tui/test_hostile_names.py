@@ -5,13 +5,12 @@ screen in words, and no game starts (tests/helpers/hostile.py has the names)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual.widgets import DataTable, Input, Static
 from textual.widgets._toast import Toast
 
 from helpers.games import play_out
 from helpers.hostile import REFUSED, SHOWN
+from helpers.screen import rows
 from helpers.tui import pilot_test, play_screen, until
 from yatzy.game import Game
 from yatzy.seats import Seat
@@ -20,6 +19,7 @@ from yatzy.tui.app import YatzyApp
 from yatzy.tui.end import EndScreen
 from yatzy.tui.history import HistoryScreen
 from yatzy.tui.play import PlayScreen
+from yatzy.tui.scorekeeper import KeeperScreen
 from yatzy.tui.setup import NewGameScreen
 
 SIZE = (120, 40)
@@ -57,7 +57,7 @@ async def test_a_markup_name_typed_on_the_new_game_screen_plays_as_typed() -> No
 @pilot_test
 async def test_the_play_screen_and_its_notifications_show_markup_names_as_typed() -> None:
     game = Game("kids", [*(Seat.bot("greedy", n) for n in ODD[1:]), Seat(ODD[0])], seed=2)
-    app = YatzyApp(game, pace=1.0)  # the bots take their time: a key pressed meanwhile is told whose turn it is
+    app = YatzyApp(game, pace=1.0)  # the bots take their time: a key pressed now is told whose turn it is
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, PlayScreen))
         assert ODD[1] in text_of(app, "#turn")
@@ -68,7 +68,7 @@ async def test_the_play_screen_and_its_notifications_show_markup_names_as_typed(
 
 
 @pilot_test
-async def test_the_standings_review_and_history_show_markup_names_as_typed(tmp_path: Path) -> None:
+async def test_the_standings_review_and_history_show_markup_names_as_typed() -> None:
     game = play_out(Game("kids", [Seat(ODD[0]), *(Seat.bot("greedy", n) for n in ODD[1:])], seed=2),
                     people="random")
     record_game(Database(), game)
@@ -88,3 +88,14 @@ async def test_the_standings_review_and_history_show_markup_names_as_typed(tmp_p
         table = app.screen.query_one("#history-list", DataTable)
         row = " ".join(str(c) for c in table.get_row_at(0))
         assert all(n in row for n in ODD), row
+
+
+@pilot_test
+async def test_the_scorekeeper_screen_shows_markup_names_as_typed() -> None:
+    game = Game("kids", ODD, dice_from="players")
+    app = YatzyApp(game, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, KeeperScreen))
+        await pilot.pause()
+        screen = "\n".join(rows(app))
+        assert all(n in screen for n in ODD[:3]) and "<img src=x" in screen, screen  # a column cuts the 4th
