@@ -23,6 +23,7 @@ from .names import category_name, label
 from .registry import OPTIONS, get_ruleset
 from .rules import Bonus, Ruleset
 from .rulesets.parts import saved_rolls_note
+from .seats import check_name
 
 __all__ = ["PLAYERS_PER_PAGE", "YELLOW", "font_dir", "score_sheet"]
 
@@ -426,7 +427,8 @@ def score_sheet(ruleset: Ruleset | str, lang: str = "en", players: int = 4, larg
     :param large: large print for low-vision players: big type and thick rules, black on yellow.
     :param names: headers of the first columns (the rest read "Player 4" with room to write a name).
     :param today: the date in the footer (default: today).
-    :raises InvalidActionError: an unknown language, fewer than one player or more names than players.
+    :raises InvalidActionError: an unknown language, fewer than one player, more names than
+        players, or a name no seat may have (:func:`yatzy.seats.check_name`).
     """
     check_language(lang)
     with language(lang):
@@ -434,6 +436,9 @@ def score_sheet(ruleset: Ruleset | str, lang: str = "en", players: int = 4, larg
         if players < 1:
             raise InvalidActionError(_("a score sheet needs at least one player, not {n}").format(n=players))
         given = [str(n) for n in names or ()]
+        for name in given:
+            if name.strip():  # a blank header is a column left to write a name in
+                check_name(name)
         if len(given) > players:
             raise InvalidActionError(
                 _("{names} names for {n} players: give at most one name per player").format(

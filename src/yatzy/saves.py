@@ -109,7 +109,7 @@ def _seat_v1(name: object) -> Seat:
         raise InvalidActionError(_("the saved game's players must be names"))
     if name.endswith(" (bot)"):
         return Seat.bot(name[: -len(" (bot)")].strip().lower())
-    return Seat(name)
+    return Seat.stored(name)
 
 
 def action_to_dict(a: Action) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.notifications import SeverityLevel
 from textual.theme import BUILTIN_THEMES, Theme
 
 from ..game import Game
@@ -158,6 +159,12 @@ class YatzyApp(App[Game | None]):
             top.resized(size)
         elif size.width < self.SMALLEST.width or size.height < self.SMALLEST.height:
             self.push_screen(TooSmallScreen(self.lang, self.SMALLEST, size))
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification is plain text, whatever the caller asks: its words hold names and
+        errors that quote what a person typed, never markup ("[/x]" would crash the toast)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def apply_low_vision(self) -> None:
         on = self.settings.low_vision

@@ -259,10 +259,14 @@ class NewGameScreen(Screen[None]):
                 name = self.query_one(f"#name-{i}", Input).value.strip()
                 kinds = self.query(f"#kind-{i}")  # none in a scorekeeper setup: a bot stays one for later
                 kind = kinds.first(Select).value if kinds else old.level if old.is_bot else "person"
-                if kind == "person":
-                    seats.append(Seat(name or _("Player {n}").format(n=i + 1)))
-                else:
-                    seats.append(Seat(name or bot_name(str(kind)), "bot", str(kind)))
+                try:  # a name no seat may have is a problem named, not a crash
+                    if kind == "person":
+                        seats.append(Seat(name or _("Player {n}").format(n=i + 1)))
+                    else:
+                        seats.append(Seat(name or bot_name(str(kind)), "bot", str(kind)))
+                except YatzyError as e:
+                    problems.append(str(e))
+                    seats.append(old)
             s.seats = seats
             if s.dice_from == "players":
                 s.first = int(self.query_one("#first", Select).value)  # type: ignore[arg-type]
