@@ -11,15 +11,14 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-import yatzy.solver.solve
-import yatzy.solver.tables
 from helpers.browser import LOOK, check_axe, create_room, play_until_over
+from helpers.tables import held_build
 
 JSON = {"Content-Type": "application/json"}
 
@@ -55,23 +54,10 @@ def test_the_offer_to_let_a_bot_play_comes_without_a_reload(new_page: Any) -> No
     expect(ann.locator(".presence li").nth(1)).to_contain_text("a bot (casual) plays")
 
 
-@pytest.fixture
-def held_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
-    """Every table build of the server (in this process) waits, a quarter reported done,
-    until the test sets the event."""
-    release = threading.Event()
-    real = yatzy.solver.solve.solve
-
-    def held(ruleset: Any, *, progress: Callable[[int, int], None] | None = None, **kwargs: Any) -> Any:
-        if progress is not None:
-            progress(1, 4)
-        release.wait()
-        return real(ruleset, progress=progress, **kwargs)
-
-    monkeypatch.setattr(yatzy.solver.solve, "solve", held)
-    monkeypatch.setattr(yatzy.solver.tables, "solve", held)  # the one build of each table
-    yield release
-    release.set()
+@pytest.fixture(name="held_build")
+def held_build_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    with held_build(monkeypatch) as release:
+        yield release
 
 
 def test_the_game_shows_at_once_while_a_bots_table_is_built(new_page: Any, held_build: threading.Event

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from helpers.wait import DEADLINE, wait_for
+from yatzy.solver import solve as solve_module
 from yatzy.solver import tables
 
 
@@ -59,3 +60,24 @@ def blocked_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[BlockedBuild]:
         with build.stepped:
             build.stepped.notify_all()
         wait_for(lambda: not tables._builds, what="the stand-in build to end")
+
+
+@contextmanager
+def held_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """Every table build of this process (the shared build, and any direct ``solve``) reports a
+    quarter done and waits until the test sets the event; then it builds as usual."""
+    release = threading.Event()
+    real = solve_module.solve
+
+    def held(ruleset: Any, *, progress: Callable[[int, int], None] | None = None, **kwargs: Any) -> Any:
+        if progress is not None:
+            progress(1, 4)
+        release.wait()
+        return real(ruleset, progress=progress, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve", held)
+    monkeypatch.setattr(tables, "solve", held)  # the one build of each table
+    try:
+        yield release
+    finally:
+        release.set()

@@ -8,16 +8,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-import yatzy.solver.solve
-import yatzy.solver.tables
 from helpers.games import play_out as play_game
+from helpers.tables import held_build
 from helpers.web import Player, join, make_room
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
@@ -153,22 +152,10 @@ def test_a_bots_default_name_is_in_the_rooms_language(client: TestClient, lang: 
 
 # ---- a state at once while a bot's table is built -----------------------------------------------
 
-@pytest.fixture
-def held_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
-    """Every table build waits (a quarter reported done) until the test sets the event."""
-    release = threading.Event()
-    real = yatzy.solver.solve.solve
-
-    def held(ruleset: Any, *, progress: Callable[[int, int], None] | None = None, **kwargs: Any) -> Any:
-        if progress is not None:
-            progress(1, 4)
-        release.wait()
-        return real(ruleset, progress=progress, **kwargs)
-
-    monkeypatch.setattr(yatzy.solver.solve, "solve", held)
-    monkeypatch.setattr(yatzy.solver.tables, "solve", held)  # the one build of each table
-    yield release
-    release.set()
+@pytest.fixture(name="held_build")
+def held_build_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    with held_build(monkeypatch) as release:
+        yield release
 
 
 def test_the_state_comes_at_once_while_a_bots_table_is_built(client: TestClient,
