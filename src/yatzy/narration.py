@@ -107,8 +107,13 @@ def _winners(names: Sequence[str], total: int) -> str:
 def preparing_text(p: Preparing) -> str:
     """What :meth:`Session.prepare` is doing: "loading the Kids table for the optimal bot"."""
     bots = and_list([level_name(level) for level in p.levels])  # in the player's language
-    n, names = len(p.levels), dict(rules=p.ruleset.capitalize(), bots=bots)
-    if p.stage == "loading":
+    n, names = len(p.levels), dict(rules=p.ruleset.capitalize(), bots=bots, place=p.place)
+    if p.stage == "loading" and p.place is not None:
+        text = ngettext("the {rules} table for the {bots} bot waits for its turn: number {place} in the "
+                        "server's queue of builds",
+                        "the {rules} table for the {bots} bots waits for its turn: number {place} in the "
+                        "server's queue of builds", n)
+    elif p.stage == "loading":
         text = ngettext("loading the {rules} table for the {bots} bot",
                         "loading the {rules} table for the {bots} bots", n)
     elif p.stage == "building":

@@ -201,6 +201,8 @@ class Preparing:
     """building: the time left, from the rate measured so far (None until there is one)."""
     seats: tuple[int, ...] = ()
     """The bot seats that wait for the table (every other seat plays meanwhile)."""
+    place: int | None = None
+    """loading: a server's build waits for its turn, this its place in the queue (1: the next)."""
 
 
 EVENTS: dict[str, type[Event]] = {cls.kind: cls for cls in (

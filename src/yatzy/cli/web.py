@@ -4,6 +4,7 @@ checks a finished web game's dice against its revealed seed."""
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +13,7 @@ import typer
 from ..actions import Roll
 from ..errors import YatzyError
 from ..i18n import _, ngettext
+from ..web.table_limits import BudgetLimits
 from .common import LangOpt, commands, console, fail
 
 app = commands()
@@ -29,15 +31,35 @@ def serve(
         "--allowed-host", help="a name (or name:port) the server answers to, beside the --host "
                                "address, localhost and 127.0.0.1; repeat for more (other Host headers "
                                "are refused)")] = None,
+    prepare: Annotated[list[str] | None, typer.Option(
+        "--prepare", metavar="<ruleset[:name=value,...]>",
+        help="a variant whose solver table is built (or loaded) at start and free to use, e.g. yatzy "
+             "or maxi:saved_rolls=false; repeat for more (others are within the table budget)")] = None,
+    table_disk: Annotated[float, typer.Option(
+        help="MB of new tables (not prepared) the server may write to its cache")] = BudgetLimits.disk_mb,
+    table_memory: Annotated[float, typer.Option(
+        help="MB of such tables it may hold in memory (those no room uses are let go first)")
+    ] = BudgetLimits.memory_mb,
+    builds_at_once: Annotated[int, typer.Option(
+        min=1, help="table builds running together, prepared ones included")] = BudgetLimits.at_once,
+    builds_per_hour: Annotated[int, typer.Option(
+        min=0, help="new table builds let in within any hour")] = BudgetLimits.per_hour,
     lang: LangOpt = "en",
 ) -> None:
     """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md)."""
     from ..web.app import create_app, run_server
+    from ..web.budget import TableBudget, parse_variant
 
     try:
-        web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])])
+        budget = TableBudget(BudgetLimits(table_disk, table_memory, builds_at_once, builds_per_hour),
+                             [parse_variant(v) for v in prepare or []])
+        web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])], budget=budget)
     except YatzyError as e:
         fail(e)
+    server_log = logging.StreamHandler()
+    server_log.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+    logging.getLogger("yatzy").addHandler(server_log)  # the tables prepared, let in and let go
+    logging.getLogger("yatzy").setLevel(logging.INFO)
     run_server(web_app, host, port)
 
 

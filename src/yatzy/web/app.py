@@ -25,6 +25,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from ..storage import Database
+from . import coaching
+from .budget import TableBudget, tables_in_use
 from .deps import Settings
 from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 from .pubsub import PubSub
@@ -42,8 +44,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     it) the database close."""
     state = app.state
     resuming = asyncio.get_running_loop().create_task(state.rooms.resume())
+    preparing = asyncio.get_running_loop().create_task(state.budget.prepare())
     yield
     resuming.cancel()
+    preparing.cancel()
     await state.rooms.close()
     await state.pubsub.close()
     if state.own_db:
@@ -53,7 +57,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: Database | None = None,
                max_connections_per_client: int = 16, rate: float = 20.0, burst: int = 40,
                hello_timeout: float = 10.0, public_url: str | None = None,
-               coach_wait: float = 1.0, allowed_hosts: Iterable[str] | None = None) -> FastAPI:
+               coach_wait: float = 1.0, allowed_hosts: Iterable[str] | None = None,
+               budget: TableBudget | None = None) -> FastAPI:
     """The web server's app: rooms stored in ``db_url`` (SQLite in the data folder by default;
     ``postgresql://...`` for PostgreSQL), events fanned out through ``pubsub_url`` (in
     process by default).
@@ -64,6 +69,8 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     answering "preparing"; ``allowed_hosts``: the names (``host`` or ``host:port``) a request's
     ``Host`` may be, beside localhost, 127.0.0.1 and the public URL's (None: any, as in tests;
     ``yatzy serve`` always names them). The defences of :mod:`yatzy.web.security` are in front.
+    ``budget``: the solver tables prepared at start and the budget for the others
+    (:mod:`yatzy.web.budget`; its defaults and nothing prepared if None).
 
     :raises StorageError: the database cannot be opened or migrated.
     :raises InvalidActionError: an unknown pub/sub URL.
@@ -78,6 +85,10 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     app.state.own_db = db is None
     app.state.pubsub = pubsub
     app.state.rooms = Rooms(database, pubsub)
+    app.state.budget = budget = budget or TableBudget()
+    budget.in_use = lambda: tables_in_use(app.state.rooms.rooms.values())
+    budget.on_let_go.append(lambda key: coaching.COACHES.forget(key))
+    app.state.rooms.bots.budget = coaching.COACHES.budget = budget
     app.state.settings = Settings(public_url=public_url, coach_wait=coach_wait,
                                   max_connections_per_client=max_connections_per_client, rate=rate,
                                   burst=burst, hello_timeout=hello_timeout)

@@ -13,6 +13,8 @@ rulesets, minutes for Maxi): the table is built (:meth:`yatzy.session.Session.pr
 as the room is held, in a thread and outside the room's lock, so the room's clients get their
 state at once, the people play their own turns meanwhile, and every client hears how far the
 build has come (the room's :attr:`~yatzy.web.room.Room.preparing`, a "preparing" wake-up).
+On a server the build goes through its table budget (:mod:`yatzy.web.budget`): it waits for its
+turn in the queue of builds, the room told its place meanwhile.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ..i18n import _, language
 from ..seats import Seat
 from ..session import Event, Preparing, Session
 from ..storage.rooms import RoomStore
+from .budget import TableBudget
 from .presence import PresenceLoop
 from .protocol import HandToBot
 from .room import Grant, Refusal, Room
@@ -61,6 +64,8 @@ class BotLoop:
         self.presence = presence
         self.watch = BOT_WATCH
         """Seconds before a process that lost a race for a bot move looks again."""
+        self.budget: TableBudget | None = None
+        """The server's table budget (None: every table is built at once)."""
 
     async def hand_to_bot(self, room: Room, grant: Grant, msg: HandToBot, lang: str) -> None:
         """Let a bot play an away player's seat (their boxes are played, never scored zero).
@@ -119,19 +124,39 @@ class BotLoop:
 
     async def _told(self, room: Room, session: Session) -> None:
         """Prepare ``session``'s bots in a thread (:meth:`Session.prepare`), its progress told
-        to the room's clients."""
+        to the room's clients; on a server, once the build's turn has come in the queue (its
+        place told meanwhile). A table the budget refuses (a room made before a restart, a
+        stand-in): the seats waiting for it play as greedy bots, which need none."""
         loop = asyncio.get_running_loop()
         told: list[tuple[str, float | None]] = []
+        g = session.game
 
         def progress(p: Preparing) -> None:  # in the build's thread
             loop.call_soon_threadsafe(self._progress, room, p, told)
 
+        def queued(place: int) -> None:
+            seats = session.table_seats()
+            levels = tuple(sorted({(g.seats[i].level or "").strip().lower() for i in seats}))
+            self._progress(room, Preparing("loading", g.ruleset.name, levels, seats=seats, place=place), told)
+
+        budget = self.budget
         try:
-            await asyncio.to_thread(session.prepare, progress=progress)
+            if budget is None:
+                await asyncio.to_thread(session.prepare, progress=progress)
+            else:
+                try:
+                    budget.admit(g.ruleset)  # free if let in when the room was made, or prepared
+                except Refusal as r:
+                    log.warning("room %s: %s", room.code, r.message)
+                    for seat in session.table_seats():
+                        session.change_bot(seat, "greedy")
+                async with budget.turn(g.ruleset, queued):
+                    await asyncio.to_thread(session.prepare, progress=progress)
+                budget.hold(g.ruleset)
         except Exception:  # the bot's first move builds it (or says why it cannot)
             log.exception("room %s: the bots' table could not be built", room.code)
         if room.preparing is not None and room.preparing.stage != "ready":  # its clients stop waiting
-            room.preparing = replace(room.preparing, stage="ready")
+            room.preparing = replace(room.preparing, stage="ready", place=None)
             room.wake("preparing")
 
     @staticmethod
@@ -139,8 +164,8 @@ class BotLoop:
         """The build came further: the clients hear of a new stage or of each per cent more."""
         share = round(p.done / p.total, 2) if p.total else None
         room.preparing = p
-        if not told or told[-1] != (p.stage, share):
-            told.append((p.stage, share))
+        if not told or told[-1] != (p.stage, share or p.place):
+            told.append((p.stage, share or p.place))
             room.wake("preparing")
 
     def ensure(self, room: Room) -> None:
@@ -190,10 +215,13 @@ class BotLoop:
         if level is None or seat in room.stand_in_bots:
             return
         ruleset = room.game.ruleset
+        wanted = level
         if needs_table(level, ruleset):
-            await self._told(room, Session(Game(ruleset, [Seat.bot(level)]), lang=room.settings.lang))
+            alone = Session(Game(ruleset, [Seat.bot(level)]), lang=room.settings.lang)
+            await self._told(room, alone)
+            level = alone.game.seats[0].level or level  # greedy if the budget refused its table
         bot = await asyncio.to_thread(make_bot, level, ruleset)
-        if room.stand_ins.get(seat) == level:
+        if room.stand_ins.get(seat) == wanted:
             room.stand_in_bots.setdefault(seat, bot)
 
     def _watch(self, room: Room) -> None:

@@ -4,8 +4,11 @@ another's table; the ranked moves of a seat's position; DOZZY's heuristic where 
 exists.
 
 The first use of a ruleset builds its table: seconds for most, minutes for Maxi. Meanwhile a
-question is answered ``preparing`` with the share built so far, and the answer follows when the
-table is ready (:func:`follow_up`).
+question is answered ``preparing`` with the share built so far (or the build's place in the
+queue of builds), and the answer follows when the table is ready (:func:`follow_up`). A build
+joins the bots' build of the same table (:func:`yatzy.solver.tables.table`), goes through the
+server's table budget (:mod:`yatzy.web.budget`: refused beyond it, in words) and waits its turn
+there; a coach no room uses is let go when another table needs the memory.
 """
 
 from __future__ import annotations
@@ -21,17 +24,21 @@ from ..bots import DozzyBot
 from ..i18n import _, language
 from ..rules import Ruleset
 from ..solver.coach import Coach, Option
-from ..solver.solve import solve
+from ..solver.solve import Solution, solve
+from ..solver.tables import table
+from .budget import Key, TableBudget, in_daemon, key_of
 from .protocol import CoachAdvice, CoachOption, CoachRequest, Error
 from .room import Grant, Refusal, Room
 
 __all__ = ["COACHES", "Build", "Coaches", "advise", "follow_up"]
 
-Key = tuple[str, tuple[tuple[str, object], ...]]
 
-
-def key_of(ruleset: Ruleset) -> Key:
-    return ruleset.name, tuple(ruleset.options)
+def shared_table(ruleset: Ruleset, progress: Callable[[int, int], None]) -> Solution:
+    """The ruleset's table through the process's one build of it (joined if the bots' is under
+    way), then read back from the disk cache: memory-mapped, so the build's copy in memory is
+    not kept for as long as the coach is."""
+    table(ruleset, lambda p: progress(p.done, p.total))
+    return solve(ruleset)
 
 
 @dataclass
@@ -42,6 +49,8 @@ class Build:
     future: concurrent.futures.Future[Coach] = field(default_factory=concurrent.futures.Future)
     done: int = 0
     total: int = 0
+    place: int | None = None
+    """Its place in the queue of builds (1: the next) while it waits for its turn."""
 
     def report(self, done: int, total: int) -> None:
         self.done, self.total = done, total
@@ -56,37 +65,69 @@ class Coaches:
     """The coaches of one process, one per ruleset (with its house rules): each table built
     once, in a daemon thread, whoever asks first; a failed build may be tried again."""
 
-    def __init__(self, solver: Callable[..., object] = solve) -> None:
+    def __init__(self, solver: Callable[..., object] = shared_table,
+                 budget: TableBudget | None = None) -> None:
         self._solve = solver
         self._lock = threading.Lock()
         self._coaches: dict[Key, Coach] = {}
         self._builds: dict[Key, Build] = {}
+        self.budget = budget
+        """The server's table budget (None: any table is built at once, as in a terminal)."""
 
     def ready(self, ruleset: Ruleset) -> Coach | None:
-        return self._coaches.get(key_of(ruleset))
+        coach = self._coaches.get(key_of(ruleset))
+        if coach is not None and self.budget is not None:
+            self.budget.hold(ruleset)
+        return coach
+
+    def forget(self, key: Key) -> None:
+        """Let go of a coach (its table is no room's any more; it is loaded again if asked for)."""
+        with self._lock:
+            self._coaches.pop(key, None)
 
     def build(self, ruleset: Ruleset) -> Build:
-        """The build of this ruleset's table, started if none is under way."""
+        """The build of this ruleset's table, started if none is under way (in the event loop).
+
+        :raises Refusal: the table is beyond the server's budget (in the current language).
+        """
         key = key_of(ruleset)
         with self._lock:
             b = self._builds.get(key)
-            if b is None:
-                b = self._builds[key] = Build(key)
-                b.future.set_running_or_notify_cancel()  # a waiter's cancel never cancels the build
-                threading.Thread(target=self._run, args=(ruleset, b), daemon=True,
-                                 name=f"yatzy-web-{ruleset.name}-table").start()
-            return b
+            if b is not None:
+                return b
+        if self.budget is not None:
+            self.budget.admit(ruleset)
+        with self._lock:
+            b = self._builds[key] = Build(key)
+            b.future.set_running_or_notify_cancel()  # a waiter's cancel never cancels the build
+        asyncio.get_running_loop().create_task(self._run(ruleset, b))
+        return b
 
-    def _run(self, ruleset: Ruleset, b: Build) -> None:
+    async def _run(self, ruleset: Ruleset, b: Build) -> None:
+        def place(n: int) -> None:
+            b.place = n
+
+        def work() -> Coach:
+            return Coach(self._solve(ruleset, progress=b.report))  # type: ignore[arg-type]
+
         try:
-            coach = Coach(self._solve(ruleset, progress=b.report))  # type: ignore[arg-type]
+            if self.budget is None:
+                coach = await in_daemon(work, f"yatzy-web-{ruleset.name}-table")
+            else:
+                async with self.budget.turn(ruleset, place):
+                    b.place = None
+                    coach = await in_daemon(work, f"yatzy-web-{ruleset.name}-table")
+                self.budget.hold(ruleset)
         except BaseException as e:  # noqa: BLE001 - handed to whoever waits
             with self._lock:
                 self._builds.pop(b.key, None)
             b.future.set_exception(e)
+            if not isinstance(e, Exception):
+                raise
             return
         with self._lock:
             self._coaches[b.key] = coach
+            self._builds.pop(b.key, None)
         b.future.set_result(coach)
 
     async def get(self, ruleset: Ruleset, wait: float) -> Coach | Build:
@@ -94,6 +135,7 @@ class Coaches:
         loop goes on meanwhile); the build under way if it takes longer.
 
         :raises InvalidActionError: the ruleset is out of the solver's reach (DOZZY).
+        :raises Refusal: its table is beyond the server's budget.
         """
         coach = self.ready(ruleset)
         if coach is not None:
@@ -106,7 +148,13 @@ class Coaches:
             return b
 
     async def wait(self, ruleset: Ruleset) -> Coach:
-        """The coach of ``ruleset`` once its table is built (the loop goes on meanwhile)."""
+        """The coach of ``ruleset`` once its table is built (the loop goes on meanwhile).
+
+        :raises Refusal: its table is beyond the server's budget.
+        """
+        coach = self.ready(ruleset)
+        if coach is not None:
+            return coach
         return await asyncio.wrap_future(self.build(ruleset).future)
 
 
@@ -166,10 +214,15 @@ async def advise(room: Room, grant: Grant, msg: CoachRequest, lang: str, wait: f
                        "This is the DOZZY bot's rule of thumb."))
         got = await COACHES.get(game.ruleset, wait)
         if isinstance(got, Build):
+            if got.place is not None:
+                note = _("The {rules} table waits for its turn to be built (number {place} in the queue); "
+                         "the answer follows when it is ready. Play on meanwhile.").format(
+                    rules=game.ruleset.name, place=got.place)
+            else:
+                note = _("Building the {rules} table, once for this server; the answer follows "
+                         "when it is ready. Play on meanwhile.").format(rules=game.ruleset.name)
             return CoachAdvice(id=msg.id, version=version, seat=seat, status="preparing",
-                               progress=got.progress,
-                               note=_("Building the {rules} table, once for this server; the answer follows "
-                                      "when it is ready. Play on meanwhile.").format(rules=game.ruleset.name))
+                               progress=got.progress, place=got.place, note=note)
         async with room.lock:
             seat = _seat_to_coach(room, grant)
             if room.game.state.dice is None:

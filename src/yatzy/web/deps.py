@@ -18,14 +18,15 @@ from ..analysis import Analysis
 from ..errors import YatzyError
 from ..i18n import _, check_language, language
 from ..storage import Database
+from .budget import TableBudget
 from .protocol import ErrorCode
 from .room import Room
 from .rooms import Rooms
 
 __all__ = [
-    "STATUS", "Analyses", "AnalysesDep", "BaseUrl", "Clients", "ClientsDep", "DatabaseDep", "LangDep",
-    "RoomDep", "RoomsDep", "Settings", "SettingsDep", "base_url", "get_analyses", "get_clients", "get_db",
-    "get_rooms", "get_settings", "http_error", "query_lang", "room_or_404",
+    "STATUS", "Analyses", "AnalysesDep", "BaseUrl", "BudgetDep", "Clients", "ClientsDep", "DatabaseDep",
+    "LangDep", "RoomDep", "RoomsDep", "Settings", "SettingsDep", "base_url", "get_analyses", "get_budget",
+    "get_clients", "get_db", "get_rooms", "get_settings", "http_error", "query_lang", "room_or_404",
 ]
 
 
@@ -53,7 +54,7 @@ Analyses = dict[tuple[int, int], asyncio.Task[Analysis]]
 STATUS: dict[str, int] = {"unknown_room": 404, "unauthorized": 409, "bad_message": 400, "invalid_action": 400,
                           "game_over": 409, "spectator": 403, "nothing_to_verify": 409, "not_over": 409,
                           "unknown_game": 404, "no_analysis": 422, "not_host": 403,
-                          "bad_host": 400, "not_json": 415}
+                          "bad_host": 400, "not_json": 415, "table_budget": 403, "too_many_builds": 429}
 """The HTTP status of each error code a REST answer carries (400 for one not listed)."""
 
 
@@ -85,11 +86,16 @@ def get_analyses(connection: HTTPConnection) -> Analyses:
     return connection.app.state.analyses  # type: ignore[no-any-return]
 
 
+def get_budget(connection: HTTPConnection) -> TableBudget:
+    return connection.app.state.budget  # type: ignore[no-any-return]
+
+
 RoomsDep = Annotated[Rooms, Depends(get_rooms)]
 DatabaseDep = Annotated[Database, Depends(get_db)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 ClientsDep = Annotated[Clients, Depends(get_clients)]
 AnalysesDep = Annotated[Analyses, Depends(get_analyses)]
+BudgetDep = Annotated[TableBudget, Depends(get_budget)]
 
 
 # ---- from the request ------------------------------------------------------------------------

@@ -63,6 +63,8 @@ ErrorCode = Literal[
     "not_host",
     # the web's ordinary defences (REST only: yatzy.web.security)
     "bad_host", "not_json",
+    # the server's budget for solver tables (yatzy.web.budget)
+    "table_budget", "too_many_builds",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 """Every error code (see docs/web-protocol.md for what each means and what follows it)."""
@@ -354,13 +356,16 @@ class CoachAdvice(_Message):
     status: Literal["ready", "preparing", "heuristic"]
     options: list[CoachOption] = Field(default_factory=list, description="best first")
     progress: float | None = Field(default=None, description="preparing: share of the table built, 0..1")
+    place: int | None = Field(default=None, ge=1, description="preparing: the build's place in the "
+                                                               "server's queue of builds (1: the next)")
     note: str | None = Field(default=None, description="a remark for the player, in the client's language")
 
 
 class BotsPreparing(_Message):
     """The table the room's solver bots play from is being built (once per server: seconds for
     most rulesets, minutes for Maxi): sent after the state while it is, again as it comes
-    further, and once more at stage ``ready``. The people play their turns meanwhile; the bots
+    further (while it waits for its turn in the server's queue of builds, with its ``place``),
+    and once more at stage ``ready``. The people play their turns meanwhile; the bots
     move once it is ready."""
 
     type: Literal["preparing"] = "preparing"
@@ -369,6 +374,11 @@ class BotsPreparing(_Message):
     progress: float | None = Field(default=None, description="building: share of the table built, 0..1")
     text: str = Field(description="what is being done, in the client's language: \"building the Maxi "
                                   "table for the strong bot\"")
+    place: int | None = Field(default=None, ge=1, description="loading: the build waits for its turn, "
+                                                               "at this place in the server's queue of "
+                                                               "builds (1: the next)")
+    seconds_left: float | None = Field(default=None, ge=0, description="building: the time left, from "
+                                                                        "the rate measured so far")
 
 
 class RematchOffer(_Message):

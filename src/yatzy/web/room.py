@@ -247,7 +247,8 @@ class Room:
         with language(lang):
             text = preparing_text(p)
         share = round(p.done / p.total, 4) if p.total else None
-        return BotsPreparing(stage=p.stage, progress=share, text=text)
+        return BotsPreparing(stage=p.stage, progress=share, text=text, place=p.place,
+                             seconds_left=p.seconds_left)
 
     def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
         """A person's seat whose player has been gone at least ``away_after`` seconds."""

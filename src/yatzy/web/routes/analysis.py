@@ -20,6 +20,7 @@ from ...narration import analysis_note, decision_move, decision_text
 from ...storage import Database, store_analysis
 from ..coaching import COACHES
 from ..deps import AnalysesDep, DatabaseDep, LangDep, RoomDep, SettingsDep, http_error
+from ..room import Refusal
 from ..schemas import AnalysisOut, DecisionOut, SeatAnalysisOut
 
 __all__ = ["analysis_out", "router"]
@@ -82,4 +83,7 @@ async def room_analysis(room: RoomDep, response: Response, lang: LangDep, db: Da
                                ruleset=game.ruleset.name, actions=len(game.log))
         except YatzyError as e:
             raise http_error("no_analysis", str(e)) from None
+        except Refusal as r:  # its table is beyond the server's budget
+            jobs.pop(key, None)
+            raise http_error(r.code, r.message) from None
         return analysis_out(room.game_id, analysis)

@@ -11,7 +11,7 @@ import secrets
 import segno
 from fastapi import APIRouter, Response
 
-from ...bots import bot_name
+from ...bots import bot_name, needs_table
 from ...errors import YatzyError
 from ...game import Game
 from ...i18n import _, language
@@ -20,7 +20,7 @@ from ...scorekeeping import round_boxes, rounds
 from ...seats import Seat
 from ...storage.rooms import hash_token
 from ..connection import reveal_of
-from ..deps import BaseUrl, LangDep, RoomDep, RoomsDep, http_error
+from ..deps import BaseUrl, BudgetDep, LangDep, RoomDep, RoomsDep, http_error
 from ..protocol import PROTOCOL_VERSION
 from ..rematch import rematch
 from ..room import Refusal, RoomSettings
@@ -45,8 +45,10 @@ __all__ = ["router"]
 router = APIRouter()
 
 @router.post("/api/rooms", response_model=RoomCreated, status_code=201)
-async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl) -> RoomCreated:
-    """Make a room: a new game with its seed from ``secrets`` and the seed's commitment."""
+async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, budget: BudgetDep) -> RoomCreated:
+    """Make a room: a new game with its seed from ``secrets`` and the seed's commitment. A bot
+    that plays from a table the server has not prepared is within its table budget or refused
+    (403 ``table_budget``, 429 ``too_many_builds``), naming what is allowed."""
     with language(spec.lang):
         try:
             ruleset = get_ruleset(spec.ruleset, **spec.options)
@@ -55,6 +57,8 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl) -> RoomC
             if spec.dice_from == "players" and any(s.is_bot for s in seats):
                 raise YatzyError(_("a scorekeeper room is for people at a real table: no bots"))
             game = Game(ruleset, seats, roll_off=spec.roll_off, dice_from=spec.dice_from)
+            if any(s.is_bot and needs_table(s.level or "", ruleset) for s in seats):
+                budget.admit(ruleset)
             host = secrets.token_urlsafe(24)
             settings = RoomSettings(coach=spec.coach, spectators=spec.spectators, hot_seat=spec.hot_seat,
                                     bot_pace=spec.bot_pace, away_after=spec.away_after, lang=spec.lang,
@@ -62,6 +66,8 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl) -> RoomC
             room, table = await rooms.create(game, settings)
         except YatzyError as e:
             raise http_error("invalid_action", str(e)) from None
+        except Refusal as r:
+            raise http_error(r.code, r.message) from None
     return RoomCreated(code=room.code, invite_url=f"{base}/r/{room.code}",
                        qr_url=f"{base}/api/rooms/{room.code}/qr.svg", commitment=room.commitment,
                        table_token=table, host_token=host, version=room.version)
