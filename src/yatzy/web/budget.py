@@ -68,7 +68,8 @@ def parse_variant(text: str) -> Ruleset:
 def variant_name(ruleset: Ruleset) -> str:
     """A variant as a player reads it: "Maxi-Yatzy", "Yatzy (bonus_threshold=50)"."""
     defaults = dict(get_ruleset(ruleset.name).options)
-    changed = [f"{k}={v}" for k, v in ruleset.options if defaults.get(k) != v]
+    changed = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in ruleset.options
+               if defaults.get(k) != v]
     title = _(ruleset.title)
     return f"{title} ({', '.join(changed)})" if changed else title
 
@@ -89,6 +90,7 @@ async def in_daemon(work: Callable[[], T], name: str) -> T:
     """``work`` done in a daemon thread of its own (a build may take minutes: it must neither
     hold one of the event loop's few worker threads nor keep a stopping server alive)."""
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
+    future.set_running_or_notify_cancel()  # a waiter who leaves cancels nothing: the work ends
 
     def run() -> None:
         try:

@@ -1,0 +1,312 @@
+"""The server's budget for solver tables (yatzy.web.budget): what it lets in and what it
+refuses, naming what is allowed; builds queued with their place told, at most so many at once;
+tables no room uses let go. The budget's own tests use stand-in costs and no build at all; the
+server's use Kids variants (tables of a few KB, in a cache of their own), held while they
+"build" (helpers.tables.held_build)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from helpers.tables import held_build
+from helpers.web import Player, db_url, join
+from yatzy.i18n import language
+from yatzy.registry import get_ruleset
+from yatzy.rules import Ruleset
+from yatzy.solver.cost import TableCost, table_cost
+from yatzy.web import coaching
+from yatzy.web.app import create_app
+from yatzy.web.budget import HOUR, MB, TableBudget, key_of, parse_variant, variant_name
+from yatzy.web.room import Refusal
+from yatzy.web.table_limits import BudgetLimits
+
+
+def kids(threshold: int) -> Ruleset:
+    return get_ruleset("kids", bonus_threshold=threshold)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def costs(sizes: dict[Ruleset, int], stored: set[Ruleset] | None = None) -> Any:
+    """A stand-in for table_cost: each variant's size as given (MB), stored or not."""
+    def cost(ruleset: Ruleset) -> TableCost:
+        return TableCost(ruleset in (stored or set()), 1.0, sizes[ruleset])
+    return cost
+
+
+def refusal(budget: TableBudget, ruleset: Ruleset, lang: str = "en") -> Refusal:
+    with language(lang), pytest.raises(Refusal) as refused:
+        budget.admit(ruleset)
+    return refused.value
+
+
+# ---- what is let in ---------------------------------------------------------------------------
+
+def test_new_tables_are_let_in_up_to_the_disk_budget_and_no_byte_further() -> None:
+    a, b, c = kids(10), kids(11), kids(12)
+    budget = TableBudget(BudgetLimits(disk_mb=10, memory_mb=100),
+                         cost=costs({a: 6 * MB, b: 4 * MB, c: 4 * MB + 1}))
+    budget.admit(a)
+    budget.admit(b)  # exactly the 10 MB
+    refused = refusal(budget, c)
+    assert refused.code == "table_budget" and "disk" in refused.message
+    assert "4 MB" in refused.message and "random, greedy and beginner" in refused.message
+    budget.admit(a)  # let in before: free
+
+
+def test_a_variant_with_one_byte_less_fits_the_disk_left() -> None:
+    a, c = kids(10), kids(12)
+    budget = TableBudget(BudgetLimits(disk_mb=10, memory_mb=100), cost=costs({a: 6 * MB, c: 4 * MB}))
+    budget.admit(a)
+    budget.admit(c)
+    assert set(budget.admitted) == {key_of(a), key_of(c)}
+
+
+def test_the_refusal_names_the_prepared_variants_and_the_bots_that_need_no_table_in_the_players_language(
+        ) -> None:
+    big = kids(20)
+    prepared = [get_ruleset("yatzy"), get_ruleset("maxi", saved_rolls=False)]
+    budget = TableBudget(BudgetLimits(disk_mb=1), prepared, cost=costs({big: 2 * MB}))
+    refused = refusal(budget, big, "fi")
+    with language("fi"):
+        names = [variant_name(r) for r in prepared]
+    assert f"{names[0]} ja {names[1]}" in refused.message and "(saved_rolls=false)" in names[1]
+    assert "satunnainen" in refused.message and "ahne" in refused.message  # random, greedy: in Finnish
+    assert "levytilaa" in refused.message
+
+
+def test_a_prepared_or_stored_variant_needs_no_budget_and_another_does() -> None:
+    prepared, stored, new = kids(30), kids(31), kids(32)
+    budget = TableBudget(BudgetLimits(disk_mb=0, memory_mb=0, per_hour=0), [prepared],
+                         cost=costs({prepared: 5 * MB, stored: 5 * MB, new: 5 * MB}, stored={stored}))
+    budget.admit(prepared)
+    budget.admit(stored)
+    assert not budget.admitted
+    assert refusal(budget, new).code == "table_budget"
+
+
+def test_the_builds_of_an_hour_are_counted_and_the_next_hour_lets_one_in_again() -> None:
+    clock = Clock()
+    a, b, c = kids(40), kids(41), kids(42)
+    budget = TableBudget(BudgetLimits(per_hour=2), clock=clock, cost=costs({a: MB, b: MB, c: MB}))
+    budget.admit(a)
+    clock.now += 600
+    budget.admit(b)
+    refused = refusal(budget, c)
+    assert refused.code == "too_many_builds" and "2 new tables an hour" in refused.message
+    assert "about 50 minutes" in refused.message  # the first of the hour leaves in 50 minutes
+    clock.now += HOUR - 600 - 0.001  # a moment before the first build's hour is over
+    assert refusal(budget, c).code == "too_many_builds"
+    clock.now += 0.001
+    budget.admit(c)
+
+
+def test_memory_lets_go_of_the_least_recently_used_table_no_room_uses() -> None:
+    a, b, c, d = kids(50), kids(51), kids(52), kids(53)
+    budget = TableBudget(BudgetLimits(memory_mb=10), cost=costs({a: 4 * MB, b: 4 * MB, c: 4 * MB, d: 9 * MB}))
+    let_go: list[Any] = []
+    budget.on_let_go.append(let_go.append)
+    in_use = {key_of(b)}
+    budget.in_use = lambda: set(in_use)
+    budget.admit(a)
+    budget.admit(b)
+    budget.hold(a)  # a used after b: b is the least recently used, but a room uses it
+    budget.admit(c)  # 12 MB > 10: a goes, b stays
+    assert let_go == [key_of(a)] and set(budget.held) == {key_of(b), key_of(c)}
+    in_use.add(key_of(c))
+    refused = refusal(budget, d)
+    assert refused.code == "table_budget" and "memory" in refused.message and let_go == [key_of(a)]
+    in_use.clear()
+    budget.admit(d)  # nothing used: both go
+    assert let_go == [key_of(a), key_of(b), key_of(c)] and list(budget.held) == [key_of(d)]
+
+
+# ---- the queue --------------------------------------------------------------------------------
+
+async def _two_builds(at_once: int) -> tuple[list[str], list[int]]:
+    a, b = kids(60), kids(61)
+    budget = TableBudget(BudgetLimits(at_once=at_once), cost=costs({a: MB, b: MB}))
+    log: list[str] = []
+    places: list[int] = []
+    first_in = asyncio.Event()
+    first_out = asyncio.Event()
+
+    async def build(ruleset: Ruleset, name: str, hold: asyncio.Event | None) -> None:
+        async with budget.turn(ruleset, places.append):
+            log.append(f"{name} starts")
+            first_in.set()
+            if hold is not None:
+                await hold.wait()
+            log.append(f"{name} ends")
+
+    first = asyncio.create_task(build(a, "a", first_out))
+    await first_in.wait()
+    second = asyncio.create_task(build(b, "b", None))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    log.append("a released")
+    first_out.set()
+    await asyncio.gather(first, second)
+    return log, places
+
+
+def test_one_build_at_once_makes_the_second_wait_with_its_place_told() -> None:
+    log, places = asyncio.run(_two_builds(1))
+    assert log == ["a starts", "a released", "a ends", "b starts", "b ends"] and places == [1]
+
+
+def test_two_builds_at_once_run_together() -> None:
+    log, places = asyncio.run(_two_builds(2))
+    assert log == ["a starts", "b starts", "b ends", "a released", "a ends"] and places == []
+
+
+async def _joined() -> list[str]:
+    a, b = kids(62), kids(63)
+    budget = TableBudget(cost=costs({a: MB, b: MB}))
+    log: list[str] = []
+    hold = asyncio.Event()
+
+    async def build(ruleset: Ruleset, name: str) -> None:
+        async with budget.turn(ruleset, lambda place: log.append(f"{name} waits at {place}")):
+            log.append(f"{name} in")
+            await hold.wait()
+
+    tasks = [asyncio.create_task(build(a, "a1")), asyncio.create_task(build(b, "b")),
+             asyncio.create_task(build(a, "a2"))]
+    for _ in range(5):
+        await asyncio.sleep(0)
+    hold.set()
+    await asyncio.gather(*tasks)
+    return log
+
+
+def test_a_second_room_of_the_same_variant_joins_the_build_under_way_and_the_next_waits() -> None:
+    log = asyncio.run(_joined())
+    assert log[:3] == ["a1 in", "b waits at 1", "a2 in"] and log[3] == "b in"
+
+
+def test_a_prepared_variant_is_named_as_yatzy_solve_takes_it() -> None:
+    assert parse_variant("maxi:saved_rolls=false,bonus_threshold=75") == get_ruleset(
+        "maxi", saved_rolls=False, bonus_threshold=75)
+    assert parse_variant("Yatzy") == get_ruleset("yatzy")
+    assert variant_name(parse_variant("kids:bonus_threshold=40")).endswith("(bonus_threshold=40)")
+
+
+# ---- the server -------------------------------------------------------------------------------
+
+@pytest.fixture(name="cache")
+def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A table cache of this test's own: no Kids variant is stored at the start."""
+    folder = tmp_path / "tables"
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(folder))
+    monkeypatch.setattr(coaching, "COACHES", coaching.Coaches())
+    return folder
+
+
+@pytest.fixture(name="held")
+def held_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    with held_build(monkeypatch) as release:
+        yield release
+
+
+def bot_room(client: TestClient, ruleset: Ruleset, level: str = "casual", lang: str = "en") -> Any:
+    return client.post("/api/rooms", json={
+        "ruleset": ruleset.name, "options": dict(ruleset.options), "lang": lang, "bot_pace": 0,
+        "seats": [{"name": "Ann"}, {"kind": "bot", "level": level}]})
+
+
+def size(ruleset: Ruleset) -> int:
+    cost = table_cost(ruleset)
+    assert cost is not None
+    return cost.size
+
+
+@pytest.mark.slow
+def test_room_creation_beyond_the_disk_budget_is_refused_and_what_is_allowed_still_made(
+        tmp_path: Path, cache: Path) -> None:
+    small, other, ready = kids(20), kids(21), kids(22)
+    budget = TableBudget(BudgetLimits(disk_mb=(size(small) + size(other) - 1) / MB), [ready])
+    with TestClient(create_app(db_url(tmp_path), budget=budget)) as client:
+        assert bot_room(client, small).status_code == 201
+        refused = bot_room(client, other, lang="sv")
+        assert refused.status_code == 403
+        detail = refused.json()["detail"]
+        assert detail["code"] == "table_budget" and "(bonus_threshold=22)" in detail["message"]
+        assert "slumpmässig" in detail["message"]  # the random bot, in Swedish
+        assert bot_room(client, other, level="greedy").status_code == 201  # needs no table
+        assert bot_room(client, ready).status_code == 201  # prepared: no budget
+        assert bot_room(client, small).status_code == 201  # let in already
+
+
+@pytest.mark.slow
+def test_room_creation_over_the_builds_of_the_hour_is_429_and_the_next_hour_lets_it_in(
+        tmp_path: Path, cache: Path) -> None:
+    clock = Clock()
+    budget = TableBudget(BudgetLimits(per_hour=1), clock=clock)
+    with TestClient(create_app(db_url(tmp_path), budget=budget)) as client:
+        assert bot_room(client, kids(25)).status_code == 201
+        refused = bot_room(client, kids(26), lang="fi")
+        assert refused.status_code == 429 and refused.json()["detail"]["code"] == "too_many_builds"
+        assert "tunnissa" in refused.json()["detail"]["message"]
+        clock.now += HOUR
+        assert bot_room(client, kids(26)).status_code == 201
+
+
+@pytest.mark.slow
+def test_a_room_within_the_budget_waits_its_turn_told_its_place_then_its_progress(
+        tmp_path: Path, cache: Path, held: threading.Event) -> None:
+    """One build at once: the second room's table waits behind the first's (held), and its
+    player hears its place in the queue, then the build's progress, then ready."""
+    with TestClient(create_app(db_url(tmp_path), budget=TableBudget(BudgetLimits(at_once=1)))) as client:
+        first = bot_room(client, kids(30)).json()["code"]
+        second = bot_room(client, kids(31), lang="da").json()["code"]
+        with Player(client, first, join(client, first, 0)) as ann:
+            while ann.until("preparing")["stage"] != "building":
+                pass
+            with Player(client, second, join(client, second, 0), lang="da") as bo:
+                waiting = bo.until("preparing")
+                assert waiting["stage"] == "loading" and waiting["place"] == 1
+                assert "nummer 1" in waiting["text"] and "kø" in waiting["text"]  # in Danish
+                assert not held.is_set()
+                held.set()
+                building = bo.until("preparing")
+                while building["stage"] != "building":  # its turn: loading (no place), then building
+                    assert building["place"] is None
+                    building = bo.until("preparing")
+                assert building["progress"] == 0.25 and building["place"] is None
+                while bo.until("preparing")["stage"] != "ready":
+                    pass
+            while ann.until("preparing")["stage"] != "ready":
+                pass
+
+
+@pytest.mark.slow
+def test_the_coach_beyond_the_budget_answers_in_words(tmp_path: Path, cache: Path) -> None:
+    budget = TableBudget(BudgetLimits(disk_mb=0))
+    with TestClient(create_app(db_url(tmp_path), budget=budget)) as client:
+        ruleset = kids(35)
+        made = client.post("/api/rooms", json={"ruleset": "kids", "options": dict(ruleset.options),
+                                               "seats": [{"name": "Ann"}]})
+        assert made.status_code == 201  # nobody here needs a table yet
+        code = made.json()["code"]
+        with Player(client, code, join(client, code), lang="nb") as ann:
+            ann.wait_turn()
+            ann.answer(ann.act("r"))
+            ann.until_version()
+            ann.send({"type": "coach", "id": "c1"})
+            refused = ann.until("error", "coach")
+            assert refused["type"] == "error" and refused["code"] == "table_budget"
+            assert "disk" in refused["message"] and "tilfeldig" in refused["message"]  # Norwegian
