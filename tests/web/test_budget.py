@@ -21,7 +21,6 @@ from yatzy.i18n import language
 from yatzy.registry import get_ruleset
 from yatzy.rules import Ruleset
 from yatzy.solver.cost import TableCost, table_cost
-from yatzy.web import coaching
 from yatzy.web.app import create_app
 from yatzy.web.budget import HOUR, MB, TableBudget, key_of, parse_variant, variant_name
 from yatzy.web.room import Refusal
@@ -212,7 +211,6 @@ def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A table cache of this test's own: no Kids variant is stored at the start."""
     folder = tmp_path / "tables"
     monkeypatch.setenv("YATZY_CACHE_DIR", str(folder))
-    monkeypatch.setattr(coaching, "COACHES", coaching.Coaches())
     return folder
 
 
@@ -294,7 +292,7 @@ def test_a_room_within_the_budget_waits_its_turn_told_its_place_then_its_progres
 
 
 @pytest.mark.slow
-def test_the_coach_beyond_the_budget_answers_in_words(tmp_path: Path, cache: Path) -> None:
+def test_the_coach_and_the_analysis_beyond_the_budget_answer_in_words(tmp_path: Path, cache: Path) -> None:
     budget = TableBudget(BudgetLimits(disk_mb=0))
     with TestClient(create_app(db_url(tmp_path), budget=budget)) as client:
         ruleset = kids(35)
@@ -310,3 +308,7 @@ def test_the_coach_beyond_the_budget_answers_in_words(tmp_path: Path, cache: Pat
             refused = ann.until("error", "coach")
             assert refused["type"] == "error" and refused["code"] == "table_budget"
             assert "disk" in refused["message"] and "tilfeldig" in refused["message"]  # Norwegian
+            ann.play_out()
+        analysis = client.get(f"/api/rooms/{code}/analysis?lang=ru")
+        assert analysis.status_code == 403 and analysis.json()["detail"]["code"] == "table_budget"
+        assert "диске" in analysis.json()["detail"]["message"]
