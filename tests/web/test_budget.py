@@ -21,6 +21,7 @@ from yatzy.i18n import language
 from yatzy.registry import get_ruleset
 from yatzy.rules import Ruleset
 from yatzy.solver.cost import TableCost, table_cost
+from yatzy.web import coaching
 from yatzy.web.app import create_app
 from yatzy.web.budget import HOUR, MB, TableBudget, key_of, parse_variant, variant_name
 from yatzy.web.room import Refusal
@@ -291,21 +292,52 @@ def test_a_room_within_the_budget_waits_its_turn_told_its_place_then_its_progres
                 pass
 
 
+def people_room(client: TestClient, ruleset: Ruleset) -> str:
+    made = client.post("/api/rooms", json={"ruleset": ruleset.name, "options": dict(ruleset.options),
+                                           "seats": [{"name": "Ann"}]})
+    assert made.status_code == 201  # nobody there needs a table yet
+    return made.json()["code"]  # type: ignore[no-any-return]
+
+
+def ask_coach(player: Player) -> dict[str, Any]:
+    """Roll (if the turn has not), then ask the coach: its answer or the error."""
+    player.wait_turn()
+    if player.view is not None and player.view["dice"] is None:
+        player.answer(player.act("r"))
+        player.until_version()
+    player.send({"type": "coach", "id": "c"})
+    while True:
+        m = player.recv()
+        if m["type"] in ("coach", "error") and m.get("id") == "c":
+            return m
+
+
+@pytest.mark.slow
+def test_a_coach_no_room_uses_is_let_go_for_a_new_table_and_one_in_use_is_not(tmp_path: Path,
+                                                                                cache: Path) -> None:
+    first, second = kids(45), kids(46)
+    budget = TableBudget(BudgetLimits(memory_mb=(size(first) + size(second) - 1) / MB))  # not both
+    with TestClient(create_app(db_url(tmp_path), budget=budget, coach_wait=10)) as client:
+        ann_room, bo_room = people_room(client, first), people_room(client, second)
+        bo_token = join(client, bo_room)
+        with Player(client, ann_room, join(client, ann_room)) as ann:
+            assert ask_coach(ann)["status"] == "ready"
+            with Player(client, bo_room, bo_token) as bo:
+                refused = ask_coach(bo)
+                assert refused["type"] == "error" and refused["code"] == "table_budget"
+                assert "memory" in refused["message"]  # Ann's game uses its table still
+            ann.play_out()
+        with Player(client, bo_room, bo_token) as bo:
+            assert ask_coach(bo)["status"] == "ready"  # Ann's game is over: its table let go
+        assert coaching.COACHES.ready(first) is None and coaching.COACHES.ready(second) is not None
+
+
 @pytest.mark.slow
 def test_the_coach_and_the_analysis_beyond_the_budget_answer_in_words(tmp_path: Path, cache: Path) -> None:
-    budget = TableBudget(BudgetLimits(disk_mb=0))
-    with TestClient(create_app(db_url(tmp_path), budget=budget)) as client:
-        ruleset = kids(35)
-        made = client.post("/api/rooms", json={"ruleset": "kids", "options": dict(ruleset.options),
-                                               "seats": [{"name": "Ann"}]})
-        assert made.status_code == 201  # nobody here needs a table yet
-        code = made.json()["code"]
+    with TestClient(create_app(db_url(tmp_path), budget=TableBudget(BudgetLimits(disk_mb=0)))) as client:
+        code = people_room(client, kids(35))
         with Player(client, code, join(client, code), lang="nb") as ann:
-            ann.wait_turn()
-            ann.answer(ann.act("r"))
-            ann.until_version()
-            ann.send({"type": "coach", "id": "c1"})
-            refused = ann.until("error", "coach")
+            refused = ask_coach(ann)
             assert refused["type"] == "error" and refused["code"] == "table_budget"
             assert "disk" in refused["message"] and "tilfeldig" in refused["message"]  # Norwegian
             ann.play_out()
