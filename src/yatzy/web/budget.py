@@ -177,16 +177,16 @@ class TableBudget:
         if len(self.let_in) >= limits.per_hour:
             wait = HOUR - (now - self.let_in[0])
             raise Refusal("too_many_builds", " ".join((ngettext(
-                "This server builds at most {n} new table an hour, and this hour's is under way: "
+                "This server builds at most {n} new table an hour, and this hour's is taken: "
                 "try the {rules} table again in {time}.",
-                "This server builds at most {n} new tables an hour, and this hour's are under way: "
+                "This server builds at most {n} new tables an hour, and this hour's are taken: "
                 "try the {rules} table again in {time}.", limits.per_hour).format(
                 n=limits.per_hour, rules=variant_name(ruleset), time=duration_text(wait)), self.allowed())))
         self.let_in.append(now)
         self.admitted[key] = cost.size
         self.held[key] = cost.size
-        log.info("table of %s let in: %.1f MB, about %.0f s to build", variant_name(ruleset),
-                 cost.size / MB, cost.seconds)
+        log.info("table of %s %s let in: %.1f MB, about %.0f s to build", ruleset.name,
+                 dict(ruleset.options), cost.size / MB, cost.seconds)
 
     def allowed(self) -> str:
         """What a refused room may use instead, in the current language."""
@@ -304,5 +304,8 @@ class TableBudget:
                     await in_daemon(partial(table, ruleset, progress), f"yatzy-prepare-{ruleset.name}")
             except (YatzyError, OSError) as e:
                 log.error("the %s table could not be prepared: %s", name, e)
+                continue
+            except Exception:  # a bug: said, and the next one is prepared all the same
+                log.exception("the %s table could not be prepared", name)
                 continue
             log.info("the %s table is ready (%.1f s)", name, self.clock() - t0)
