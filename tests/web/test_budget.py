@@ -7,6 +7,7 @@ server's use Kids variants (tables of a few KB, in a cache of their own), held w
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,9 +15,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 from helpers.tables import held_build
 from helpers.web import Player, db_url, join
+from yatzy.cli import app as cli
 from yatzy.i18n import language
 from yatzy.registry import get_ruleset
 from yatzy.rules import Ruleset
@@ -134,6 +137,17 @@ def test_memory_lets_go_of_the_least_recently_used_table_no_room_uses() -> None:
     assert let_go == [key_of(a), key_of(b), key_of(c)] and list(budget.held) == [key_of(d)]
 
 
+def test_a_table_fits_the_memory_left_to_the_byte_and_not_one_byte_more() -> None:
+    a, b, c = kids(55), kids(56), kids(57)
+    budget = TableBudget(BudgetLimits(disk_mb=100, memory_mb=10),
+                         cost=costs({a: 6 * MB, b: 4 * MB, c: 4 * MB + 1}))
+    budget.in_use = lambda: {key_of(a)}
+    budget.admit(a)
+    assert refusal(budget, c).code == "table_budget"
+    budget.admit(b)
+    assert list(budget.held) == [key_of(a), key_of(b)]
+
+
 # ---- the queue --------------------------------------------------------------------------------
 
 async def _two_builds(at_once: int) -> tuple[list[str], list[int]]:
@@ -206,6 +220,44 @@ def test_a_prepared_variant_is_named_as_yatzy_solve_takes_it() -> None:
 
 
 # ---- the server -------------------------------------------------------------------------------
+
+def test_serve_takes_the_variants_to_prepare_and_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.web import app as web
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(web, "create_app", lambda *a, **kw: seen.update(kw))
+    monkeypatch.setattr(web, "run_server", lambda *a, **kw: None)
+    result = CliRunner().invoke(cli, ["serve", "--prepare", "yatzy", "--prepare", "maxi:saved_rolls=false",
+                                      "--table-disk", "100", "--table-memory", "300", "--builds-at-once", "2",
+                                      "--builds-per-hour", "4"])
+    assert result.exit_code == 0, result.output
+    budget = seen["budget"]
+    assert set(budget.prepared) == {key_of(get_ruleset("yatzy")),
+                                    key_of(get_ruleset("maxi", saved_rolls=False))}
+    assert budget.limits == BudgetLimits(disk_mb=100, memory_mb=300, at_once=2, per_hour=4)
+
+
+def test_serve_refuses_a_variant_to_prepare_that_does_not_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.web import app as web
+
+    monkeypatch.setattr(web, "run_server", lambda *a, **kw: pytest.fail("the server started"))
+    for wrong, said in (("yatzee", "unknown ruleset"), ("maxi:bonus_threshold=80", "bonus_threshold")):
+        result = CliRunner().invoke(cli, ["serve", "--prepare", wrong])
+        assert result.exit_code == 2 and said in result.output, result.output
+
+
+def test_prepared_tables_are_built_at_start_with_their_progress_in_the_server_log(
+        cache: Path, caplog: pytest.LogCaptureFixture) -> None:
+    ready, other = kids(15), kids(16)
+    budget = TableBudget(BudgetLimits(disk_mb=0), [ready, other])
+    with caplog.at_level(logging.INFO, logger="yatzy.web.budget"):
+        asyncio.run(budget.prepare())
+    said = [r.getMessage() for r in caplog.records]
+    name = variant_name(ready)
+    assert said[0] == f"preparing the {name} table" and f"preparing the {name} table: 100% built" in said
+    assert any(m.startswith(f"the {name} table is ready") for m in said)
+    assert all(c is not None and c.stored for c in (table_cost(ready), table_cost(other)))
+    budget.admit(ready)  # prepared: no budget (of none)
 
 @pytest.fixture(name="cache")
 def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

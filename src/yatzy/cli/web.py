@@ -4,7 +4,6 @@ checks a finished web game's dice against its revealed seed."""
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 from typing import Annotated
 
@@ -56,10 +55,6 @@ def serve(
         web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])], budget=budget)
     except YatzyError as e:
         fail(e)
-    server_log = logging.StreamHandler()
-    server_log.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
-    logging.getLogger("yatzy").addHandler(server_log)  # the tables prepared, let in and let go
-    logging.getLogger("yatzy").setLevel(logging.INFO)
     run_server(web_app, host, port)
 
 
