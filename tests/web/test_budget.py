@@ -323,10 +323,10 @@ def test_a_room_within_the_budget_waits_its_turn_told_its_place_then_its_progres
     player hears its place in the queue, then the build's progress, then ready."""
     with TestClient(create_app(db_url(tmp_path), budget=TableBudget(BudgetLimits(at_once=1)))) as client:
         first = bot_room(client, kids(30)).json()["code"]
-        second = bot_room(client, kids(31), lang="da").json()["code"]
         with Player(client, first, join(client, first, 0)) as ann:
             while ann.until("preparing")["stage"] != "building":
                 pass
+            second = bot_room(client, kids(31), lang="da").json()["code"]
             with Player(client, second, join(client, second, 0), lang="da") as bo:
                 waiting = bo.until("preparing")
                 assert waiting["stage"] == "loading" and waiting["place"] == 1
