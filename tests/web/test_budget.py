@@ -24,6 +24,8 @@ from yatzy.i18n import language
 from yatzy.registry import get_ruleset
 from yatzy.rules import Ruleset
 from yatzy.solver.cost import TableCost, table_cost
+from yatzy.solver.tables import TableProgress
+from yatzy.web import budget as budget_module
 from yatzy.web import coaching
 from yatzy.web.app import create_app
 from yatzy.web.budget import HOUR, MB, TableBudget, key_of, parse_variant, variant_name
@@ -246,25 +248,29 @@ def test_serve_refuses_a_variant_to_prepare_that_does_not_exist(monkeypatch: pyt
         assert result.exit_code == 2 and said in result.output, result.output
 
 
-def test_prepared_tables_are_built_at_start_with_their_progress_in_the_server_log(
-        cache: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_prepared_tables_are_built_at_start_in_turn_with_their_progress_in_the_server_log(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     ready, other = kids(15), kids(16)
-    budget = TableBudget(BudgetLimits(disk_mb=0), [ready, other])
+    built: list[Ruleset] = []
+
+    def stand_in(ruleset: Ruleset, progress: Any) -> None:  # a build of ten layers, at once
+        built.append(ruleset)
+        for done in range(0, 11):
+            progress(TableProgress(done, 10, None if done < 2 else 10.0 - done))
+
+    monkeypatch.setattr(budget_module, "table", stand_in)
+    budget = TableBudget(BudgetLimits(disk_mb=0), [ready, other], cost=costs({ready: MB, other: MB}))
     with caplog.at_level(logging.INFO, logger="yatzy.web.budget"):
         asyncio.run(budget.prepare())
     said = [r.getMessage() for r in caplog.records]
     name = variant_name(ready)
-    assert said[0] == f"preparing the {name} table" and f"preparing the {name} table: 100% built" in said
-    assert any(m.startswith(f"the {name} table is ready") for m in said)
-    assert all(c is not None and c.stored for c in (table_cost(ready), table_cost(other)))
+    assert said[:3] == [f"preparing the {name} table", f"preparing the {name} table: 0% built",
+                        f"preparing the {name} table: 10% built"]
+    assert f"preparing the {name} table: 50% built, about 5 s left" in said
+    assert said.index(f"preparing the {variant_name(other)} table") > said.index(
+        f"preparing the {name} table: 100% built, about 0 s left")  # one after the other
+    assert built == [ready, other]
     budget.admit(ready)  # prepared: no budget (of none)
-
-@pytest.fixture(name="cache")
-def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A table cache of this test's own: no Kids variant is stored at the start."""
-    folder = tmp_path / "tables"
-    monkeypatch.setenv("YATZY_CACHE_DIR", str(folder))
-    return folder
 
 
 @pytest.fixture(name="held")
