@@ -11,6 +11,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,14 +21,18 @@ from typer.testing import CliRunner
 from helpers.tables import held_build
 from helpers.web import Player, db_url, join
 from yatzy.cli import app as cli
+from yatzy.game import Game
 from yatzy.i18n import language
 from yatzy.registry import get_ruleset
 from yatzy.rules import Ruleset
+from yatzy.seats import Seat
+from yatzy.session import Session
 from yatzy.solver.cost import TableCost, table_cost
 from yatzy.solver.tables import TableProgress
 from yatzy.web import budget as budget_module
 from yatzy.web import coaching
 from yatzy.web.app import create_app
+from yatzy.web.botloop import BotLoop
 from yatzy.web.budget import HOUR, MB, TableBudget, key_of, parse_variant, variant_name
 from yatzy.web.room import Refusal
 from yatzy.web.table_limits import BudgetLimits
@@ -148,6 +153,17 @@ def test_a_table_fits_the_memory_left_to_the_byte_and_not_one_byte_more() -> Non
     assert refusal(budget, c).code == "table_budget"
     budget.admit(b)
     assert list(budget.held) == [key_of(a), key_of(b)]
+
+
+def test_bots_whose_table_the_budget_refuses_later_play_as_greedy_bots_and_others_keep_their_level() -> None:
+    """A room made before a restart, or a stand-in, whose table is beyond the budget now."""
+    room: Any = SimpleNamespace(code="ABCDEF")
+    refused, prepared = kids(85), kids(86)
+    budget = TableBudget(BudgetLimits(disk_mb=0), [prepared], cost=costs({refused: MB, prepared: MB}))
+    for ruleset, within, level in ((refused, False, "greedy"), (prepared, True, "casual")):
+        session = Session(Game(ruleset, [Seat("Ann"), Seat.bot("casual")]))
+        assert BotLoop._within(budget, room, session) is within
+        assert session.game.seats[1].level == level and bool(session.table_seats()) is within
 
 
 # ---- the queue --------------------------------------------------------------------------------

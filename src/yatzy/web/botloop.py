@@ -141,15 +141,11 @@ class BotLoop:
 
         budget = self.budget
         try:
+            if budget is not None and not self._within(budget, room, session):
+                budget = None  # no table to wait for any more
             if budget is None:
                 await asyncio.to_thread(session.prepare, progress=progress)
             else:
-                try:
-                    budget.admit(g.ruleset)  # free if let in when the room was made, or prepared
-                except Refusal as r:
-                    log.warning("room %s: %s", room.code, r.message)
-                    for seat in session.table_seats():
-                        session.change_bot(seat, "greedy")
                 async with budget.turn(g.ruleset, queued):
                     await asyncio.to_thread(session.prepare, progress=progress)
                 budget.hold(g.ruleset)
@@ -158,6 +154,20 @@ class BotLoop:
         if room.preparing is not None and room.preparing.stage != "ready":  # its clients stop waiting
             room.preparing = replace(room.preparing, stage="ready", place=None)
             room.wake("preparing")
+
+    @staticmethod
+    def _within(budget: TableBudget, room: Room, session: Session) -> bool:
+        """Whether the table ``session``'s bots wait for is within the budget (free if it was
+        let in when the room was made, or is prepared); if not, those seats play as greedy
+        bots, which need no table, and the log says why."""
+        try:
+            budget.admit(session.game.ruleset)
+        except Refusal as r:
+            log.warning("room %s: %s; its bots play as greedy bots", room.code, r.message)
+            for seat in session.table_seats():
+                session.change_bot(seat, "greedy")
+            return False
+        return True
 
     @staticmethod
     def _progress(room: Room, p: Preparing, told: list[tuple[str, float | None]]) -> None:
