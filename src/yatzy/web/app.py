@@ -112,7 +112,7 @@ def run_server(app: FastAPI, host: str = "127.0.0.1", port: int = 8000, log_leve
     WebSocket messages larger than a client may send are not read, and none is compressed
     (rooms' messages are small; deflating them costs more time than it saves).
     The server's own log (the solver tables prepared, let in and let go: :mod:`.budget`) goes
-    where uvicorn's does, at INFO.
+    where uvicorn's does, at ``log_level`` too.
     The interpreter switches threads every 0.5 ms instead of 5: the thread that commits
     every room's actions gives up the GIL at each round trip to the database and, with the
     default, waited up to 5 ms each time to get it back from the busy event loop (PostgreSQL
@@ -125,7 +125,7 @@ def run_server(app: FastAPI, host: str = "127.0.0.1", port: int = 8000, log_leve
     gc.freeze()
     gc.set_threshold(*gc.get_threshold()[:2], 100)
     sys.setswitchinterval(0.0005)
-    ours = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    ours = {"handlers": ["default"], "level": log_level.upper(), "propagate": False}
     loggers = {**LOGGING_CONFIG["loggers"], "yatzy": ours}
     uvicorn.run(app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=False,
                 log_level=log_level, log_config={**LOGGING_CONFIG, "loggers": loggers})
