@@ -68,6 +68,7 @@ PAGE_TEXT: dict[str, str | tuple[str, str]] = {
     "room_over": N_("This game is over; you may still look at it."),
     "choose_seat": N_("Choose a free seat, or watch."),
     "take_seat": N_("Play as {name}"),
+    "hot_seat_join": N_("This room is played on one device, which plays every seat: you may watch."),
     "taken": N_("taken"),
     "watch": N_("Watch the game"),
     "dice": NC_("page", "Dice"),
