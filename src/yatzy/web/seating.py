@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import weakref
 
 from ..i18n import _
 from ..storage.rooms import RoomStore, hash_token
@@ -39,8 +40,8 @@ class Seating:
         self.store = store
         self.presence = presence
         self.bots = bots
-        self._frees: dict[int, int] = {}
-        """Seats freed by the host here so far, per room id: a token checked while one was
+        self._frees: weakref.WeakKeyDictionary[Room, int] = weakref.WeakKeyDictionary()
+        """Seats freed by the host here so far, per room held: a token checked while one was
         freed is checked again (it may be the freed seat's)."""
 
     async def join(self, room: Room, seat: int | None) -> tuple[int, str]:
@@ -84,14 +85,14 @@ class Seating:
         if not token:
             raise Refusal("unauthorized",
                           _("say hello with your seat's token: join a seat or spectate first"))
-        frees = self._frees.get(room.id, 0)
+        frees = self._frees.get(room, 0)
         granted = await asyncio.to_thread(self.store.check_token, room.id, token)
         if granted is None:
             raise Refusal("unauthorized", _("this token does not belong to this room"))
         grant = Grant(*granted)
         if grant.role == "seat" and grant.seat is not None:
             self._not_hot_seat(room)
-            if self._frees.get(room.id, 0) != frees:  # the host freed a seat meanwhile
+            if self._frees.get(room, 0) != frees:  # the host freed a seat meanwhile
                 return await self.authorize(room, token)
             room.taken.add(grant.seat)  # the database says so (another process may have seated it)
         return grant
@@ -144,7 +145,7 @@ class Seating:
         async with room.lock:
             await asyncio.to_thread(self.store.free_seat, room.id, seat)
             room.taken.discard(seat)
-            self._frees[room.id] = self._frees.get(room.id, 0) + 1
+            self._frees[room] = self._frees.get(room, 0) + 1
         room.wake("seats")
         room.wake("presence")
         await self.presence.publish(room, refresh=True)
@@ -168,7 +169,7 @@ class Seating:
         async with room.lock:
             await asyncio.to_thread(self.store.free_seat, room.id, seat)
             room.taken.discard(seat)
-            self._frees[room.id] = self._frees.get(room.id, 0) + 1
+            self._frees[room] = self._frees.get(room, 0) + 1
             room.stand_ins[seat] = level
             room.stand_in_bots.pop(seat, None)
             await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))
