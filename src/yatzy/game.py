@@ -457,10 +457,16 @@ class Game:
             turns.append(Turn(self.movers[start], start, len(self.log)))
         return turns
 
+    @property
+    def corrected_after_end(self) -> bool:
+        """Whether a turn was corrected once the game was over (its standings changed then)."""
+        return any(a.after_end for a in self.amendments)
+
     def amend(self, turn: int, actions: Sequence[Action]) -> Amendment:
         """Write a finished turn of a scorekeeper game again (the dice were typed wrong, or
         the wrong box was ticked) and replay every later turn on top of it. The correction
-        is recorded in :attr:`amendments` and in the save.
+        is recorded in :attr:`amendments` and in the save, marked ``after_end`` if the game
+        was over (tables notice mistakes at the end: the correction is allowed, and shown).
 
         :raises IllegalActionError: not a scorekeeper game, no such finished turn, or the new
             turn or a later one breaks the rules (then nothing changes).
@@ -487,7 +493,7 @@ class Game:
         rebuilt = self._rebuild([*self.log[:t.start], *new, *self.log[t.stop:]], where)
         if rebuilt.movers[t.start] != t.player:
             raise IllegalActionError(_("a corrected turn stays its player's turn"))
-        amendment = Amendment(turn, tuple(self.log[t.start:t.stop]), new)
+        amendment = Amendment(turn, tuple(self.log[t.start:t.stop]), new, after_end=self.is_over)
         self._become(rebuilt)
         self.amendments.append(amendment)
         return amendment

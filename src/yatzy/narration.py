@@ -273,7 +273,10 @@ def _amended(e: Amended, view: GameView) -> str:
     score = actions[-1]
     assert isinstance(score, Score)
     dice = tuple(sorted(roll.keep + (roll.result or ())))
-    return _("Corrected: {round}").format(round=round_words(view, e.player, e.round, dice, score.category))
+    words = round_words(view, e.player, e.round, dice, score.category)
+    if e.after_end:
+        return _("Corrected after the end: {round}").format(round=words)
+    return _("Corrected: {round}").format(round=words)
 
 
 def round_words(view: GameView, player: int, number: int, dice: Sequence[int], box: str) -> str:

@@ -50,9 +50,18 @@ def write(ruleset: Ruleset, seats: Sequence[Seat], seed: int, log: Sequence[Acti
         "seed": seed,
         "dice_from": dice_from,
         "log": [action_to_dict(a) for a in log],
-        "amendments": [{"turn": a.turn, "old": [action_to_dict(x) for x in a.old],
-                        "new": [action_to_dict(x) for x in a.new]} for a in amendments],
+        "amendments": [_amendment_dict(a) for a in amendments],
     }
+
+
+def _amendment_dict(a: Amendment) -> dict[str, Any]:
+    """A correction in the save; ``after_end`` only when true (a save without corrections made
+    after the end is as it always was, and older readers skip the key)."""
+    written: dict[str, Any] = {"turn": a.turn, "old": [action_to_dict(x) for x in a.old],
+                               "new": [action_to_dict(x) for x in a.new]}
+    if a.after_end:
+        written["after_end"] = True
+    return written
 
 
 def read(data: object) -> Save:
@@ -97,7 +106,7 @@ def read(data: object) -> Save:
 def _amendment(a: Any) -> Amendment:
     try:
         return Amendment(int(a["turn"]), tuple(map(action_from_dict, a["old"])),
-                         tuple(map(action_from_dict, a["new"])))
+                         tuple(map(action_from_dict, a["new"])), after_end=a.get("after_end") is True)
     except (KeyError, TypeError, ValueError):
         raise InvalidActionError(_("a malformed amendment in the saved game: {amendment}").format(
             amendment=json.dumps(a))) from None

@@ -175,6 +175,8 @@ class Amended(Event):
     new: tuple[str, ...]
     totals: tuple[int, ...]
     """Every player's total after the correction."""
+    after_end: bool = False
+    """The game was over: a correction of its standings after the end."""
 
 
 @dataclass(frozen=True)
@@ -479,7 +481,7 @@ class Session:
             t = g.turns()[turn]
             rnd = sum(1 for u in g.turns()[:turn] if u.player == t.player) + 1
             return self._emit([Amended(*self._next(), t.player, turn, rnd, tuple(map(str, done.old)),
-                                       tuple(map(str, done.new)), tuple(g.totals()))])
+                                       tuple(map(str, done.new)), tuple(g.totals()), done.after_end)])
 
     def _play(self, action: Action) -> list[Event]:
         """Apply a move through the engine and describe what it did."""

@@ -30,6 +30,8 @@ class Amendment:
     """The turn's place among the game's turns (0 first)."""
     old: tuple[Action, ...]
     new: tuple[Action, ...]
+    after_end: bool = False
+    """Made once the game was over: the standings changed after the end."""
 
 
 class Termination(Enum):

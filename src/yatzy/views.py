@@ -168,6 +168,9 @@ class OutcomeView:
     termination: str
     standings: tuple[StandingView, ...]
     winners: tuple[int, ...]
+    corrected_after_end: bool = False
+    """A scorekeeper game's turn was corrected after the end: these standings are the
+    corrected ones (a front end says so beside them)."""
 
 
 @dataclass(frozen=True)
@@ -242,11 +245,12 @@ def bonus_progress(ruleset: Ruleset, bonus: Bonus, card: Card, lang: str = "en")
     )
 
 
-def outcome_view(outcome: Outcome) -> OutcomeView:
+def outcome_view(outcome: Outcome, corrected_after_end: bool = False) -> OutcomeView:
     return OutcomeView(
         outcome.termination.value,
         tuple(StandingView(s.player, s.name, s.total, s.rank) for s in outcome.standings),
         outcome.winners,
+        corrected_after_end,
     )
 
 
@@ -332,7 +336,8 @@ def _game_view(game: Game, viewer: int | None, lang: str, seq: int) -> GameView:
         board=BoardView(tuple(sorted(ALL_TILES - st.out)), tuple(sorted(st.out))) if rs.uses_board else None,
         has_yahtzee_bonus=bool(getattr(rs, "yahtzee_bonus", False)), has_saved_rolls=rs.saved_rolls,
         may_restore=game.may_restore(), over=over,
-        outcome=None if outcome is None else outcome_view(outcome), last=last_move(game),
+        outcome=None if outcome is None else outcome_view(outcome, game.corrected_after_end),
+        last=last_move(game),
         legal_actions=tuple(str(a) for a in game.legal_actions()) if acting else (),
         score_options=_score_options(game) if acting else (),
     )

@@ -51,7 +51,7 @@ def test_the_offer_to_let_a_bot_play_comes_without_a_reload(new_page: Any) -> No
     expect(offer).to_be_visible()  # once Bob has been away a second, with no reload
     check_axe(ann, "a seat away long enough")
     offer.click()
-    expect(ann.locator(".presence li").nth(1)).to_contain_text("a bot (casual) plays")
+    expect(ann.locator(".presence li").nth(1)).to_contain_text("a bot (optimal) plays")  # the room's level
 
 
 @pytest.fixture(name="held_build")

@@ -89,7 +89,7 @@ def test_a_whole_game_of_two_people_and_a_bot_over_websockets(client: TestClient
 
 
 def test_every_message_type(client: TestClient) -> None:
-    room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}], away_after=0)
+    room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}, BOT], away_after=0)
     code = room["code"]
     with Player(client, code, join(client, code, 0)) as ann:
         assert ann.until("welcome")["version"] == 0
@@ -97,7 +97,8 @@ def test_every_message_type(client: TestClient) -> None:
         assert state["reason"] == "welcome" and state["view"]["viewer"] == 0
         assert state["view"]["legal_actions"] == ["r"]
         presence = ann.until("presence")
-        assert [s["connected"] for s in presence["seats"]] == [True, False]
+        assert [s["connected"] for s in presence["seats"]] == [True, False, False]
+        assert presence["stand_in_level"] == "beginner"  # the room's bot's
         ann.send({"type": "ping", "nonce": "n1"})
         assert ann.until("pong") == {"type": "pong", "nonce": "n1"}
         action = ann.act("r")
@@ -107,7 +108,7 @@ def test_every_message_type(client: TestClient) -> None:
         assert events["view"]["dice"] == events["events"][0]["dice"]
         error = ann.answer(ann.act("s chance", version=0))
         assert error["type"] == "error" and error["code"] == "stale"
-        # Bo never came: his seat goes to a bot, which plays it (never zeros)
+        # Bo never came: his seat goes to a bot of the room's level, which plays it (never zeros)
         ann.answer(ann.act("s chance"))
         ann.send({"type": "hand_to_bot", "seat": 1, "level": "beginner"})
         handed = ann.until("presence")
@@ -117,7 +118,7 @@ def test_every_message_type(client: TestClient) -> None:
         while ann.view is None or ann.view["current"] != 0 or ann.view["version"] < 4:
             ann.recv()
         scored = [e for m in ann.seen if m["type"] == "events" for e in m["events"] if e["kind"] == "scored"]
-        assert scored[-1]["player"] == 1 and ann.view["players"][1]["boxes"]
+        assert [e["player"] for e in scored[-2:]] == [1, 2] and ann.view["players"][1]["boxes"]
     types = {m["type"] for m in ann.seen}
     assert {"welcome", "state", "presence", "pong", "ack", "events", "error"} <= types
 

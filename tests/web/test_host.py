@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from helpers.games import play_out as play_game
 from helpers.tables import held_build
-from helpers.web import Player, join, make_room
+from helpers.web import BOT, Player, join, make_room
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -73,7 +73,7 @@ def test_only_the_host_frees_a_seat_and_its_player_is_let_go(client: TestClient)
 
 
 def test_the_host_gives_a_seat_to_a_bot_at_once(client: TestClient) -> None:
-    room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}])  # away_after: 60 s
+    room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}, BOT])  # away_after: 60 s
     code, host = room["code"], room["host_token"]
     ann, bo = join(client, code, 0), join(client, code, 1)
     to_bot = f"/api/rooms/{code}/seats/1/bot"
@@ -181,16 +181,16 @@ def test_the_state_comes_at_once_while_a_bots_table_is_built(client: TestClient,
 
 def test_a_stand_in_bots_table_is_built_with_its_progress_told(client: TestClient,
                                                                 held_build: threading.Event) -> None:
-    """A casual bot standing in for Bo waits for its table outside the room's lock: Ann hears
-    how far it has come, and the bot plays once it is ready."""
+    """An optimal bot (the room has none of its own) standing in for Bo waits for its table
+    outside the room's lock: Ann hears how far it has come, and the bot plays once it is ready."""
     code = make_room(client, [{"name": "Ann"}, {"name": "Bo"}], ruleset="kids", away_after=0)["code"]
     with Player(client, code, join(client, code, 0)) as ann:
         ann.play_turn()
-        ann.send({"type": "hand_to_bot", "seat": 1, "level": "casual"})
+        ann.send({"type": "hand_to_bot", "seat": 1, "level": "optimal"})
         preparing = ann.until("preparing")
         while preparing["stage"] != "building":
             preparing = ann.until("preparing")
-        assert preparing["progress"] == 0.25 and "casual" in preparing["text"]
+        assert preparing["progress"] == 0.25 and "optimal" in preparing["text"]
         ann.send({"type": "ping", "nonce": "still-here"})
         assert ann.until("pong")["nonce"] == "still-here"  # the room answers meanwhile
         held_build.set()

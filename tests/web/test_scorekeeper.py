@@ -22,7 +22,7 @@ from yatzy.storage.rooms import RoomStore
 from yatzy.web.app import create_app
 from yatzy.web.protocol import Ack, Act, Amend, Undo
 from yatzy.web.pubsub import InProcessPubSub
-from yatzy.web.room import Grant, Room, RoomSettings
+from yatzy.web.room import Room, RoomSettings
 from yatzy.web.rooms import Rooms
 
 
@@ -226,9 +226,10 @@ def test_a_keeper_rooms_version_is_its_games_in_events_views_acks_and_the_databa
 
 
 async def _keeper_versions(db: Database) -> None:
-    ann = Grant("seat", 0)
     first = Rooms(db, InProcessPubSub())
     room, _table = await first.create(Game("yatzy", [Seat("Ann")], dice_from="players"), RoomSettings())
+    _seat, token = await first.seating.join(room, 0)
+    ann = await first.seating.authorize(room, token)
     heard: list[Event] = []
     room.session.subscribe(heard.append)
     published: list[dict[str, Any]] = []

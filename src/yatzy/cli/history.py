@@ -65,8 +65,10 @@ def history(
     for g in rows:
         when = (g.finished_at or g.updated_at).strftime("%Y-%m-%d %H:%M")
         seats = Text(", ".join(f"{s.name} {s.total}" for s in g.seats))  # names are text, not markup
+        dice = "" if g.dice_from != "players" else (
+            _("typed, corrected after the end") if g.corrected_after_end else _("typed"))
         t.add_row(str(g.id), g.ruleset, when if g.finished else _("unfinished"), seats,
-                  Text(and_list(g.winners)), _("typed") if g.dice_from == "players" else "")
+                  Text(and_list(g.winners)), dice)
     console.print(t)
 
 

@@ -24,7 +24,7 @@ from ..i18n import _
 from ..registry import canonical
 from .database import Target, reading, writing
 from .errors import GameConflictError, StorageError, UnknownGameError
-from .schema import DiceFrom, GameRow, SeatRow, check_dice_from
+from .schema import AMENDMENTS, DiceFrom, GameRow, SeatRow, check_dice_from, corrected_after_end
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
@@ -70,6 +70,9 @@ class GameSummary:
     finished: bool
     actions: int
     seats: tuple[SeatResult, ...]
+    corrected_after_end: bool = False
+    """A scorekeeper game whose turn was corrected once it was over: its standings changed
+    after the end (the save's amendments say which)."""
 
     @property
     def winners(self) -> tuple[str, ...]:
@@ -215,7 +218,8 @@ def get_game(target: Target, game_id: int) -> GameSummary:
     :raises UnknownGameError: no game has that id.
     """
     with reading(target) as s:
-        return _summary(_game_row(s, game_id))
+        row = _game_row(s, game_id)
+        return _summary(row, row.save.get("amendments"))
 
 
 def list_games(target: Target, player: str | None = None, ruleset: str | None = None, limit: int = 50, *,
@@ -228,7 +232,7 @@ def list_games(target: Target, player: str | None = None, ruleset: str | None = 
     """
     if limit < 1 or offset < 0:
         raise InvalidActionError(_("list at least 1 game from an offset of 0 or more"))
-    q = (select(GameRow).options(defer(GameRow.save), selectinload(GameRow.seats))
+    q = (select(GameRow, AMENDMENTS).options(defer(GameRow.save), selectinload(GameRow.seats))
          .order_by(GameRow.started_at.desc(), GameRow.id.desc()).limit(limit).offset(offset))
     if player is not None:
         q = q.where(GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.name == player)))
@@ -237,7 +241,7 @@ def list_games(target: Target, player: str | None = None, ruleset: str | None = 
     if finished is not None:
         q = q.where(GameRow.finished.is_(finished))
     with reading(target) as s:
-        return [_summary(row) for row in s.scalars(q)]
+        return [_summary(row, amendments) for row, amendments in s.execute(q)]
 
 
 def replay_save(save: dict[str, Any], dice_from: str) -> Game:
@@ -303,7 +307,7 @@ def _seat_row(s: Session, game_id: int, seat: int) -> SeatRow:
     return row
 
 
-def _summary(row: GameRow) -> GameSummary:
+def _summary(row: GameRow, amendments: Any) -> GameSummary:
     return GameSummary(
         id=row.id, ruleset=row.ruleset, options=dict(row.options), title=row.title, dice_from=row.dice_from,
         started_at=row.started_at, finished_at=row.finished_at, updated_at=row.updated_at,
@@ -312,4 +316,5 @@ def _summary(row: GameRow) -> GameSummary:
             seat=r.seat, name=r.name, kind=r.kind, level=r.level, total=r.total, boxes_filled=r.boxes_filled,
             rank=r.rank, won=r.won, upper_bonus=r.upper_bonus, bonus_points=r.bonus_points,
             extra_points=r.extra_points, yatzys=r.yatzys, points_lost=r.points_lost) for r in row.seats),
+        corrected_after_end=corrected_after_end(amendments),
     )

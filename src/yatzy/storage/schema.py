@@ -122,6 +122,16 @@ class GameRow(Base):
     )
 
 
+AMENDMENTS = GameRow.save["amendments"]
+"""The save's corrections alone, read without the rest of the save (a list, or None)."""
+
+
+def corrected_after_end(amendments: Any) -> bool:
+    """Whether a save's amendments (:data:`AMENDMENTS`) hold a correction made after the end."""
+    return isinstance(amendments, list) and any(
+        isinstance(a, dict) and a.get("after_end") is True for a in amendments)
+
+
 class SeatRow(Base):
     """One seat of a game: who sat there and how they did (totals so far while unfinished)."""
 

@@ -20,7 +20,7 @@ from ..errors import InvalidActionError
 from ..i18n import _
 from ..registry import canonical
 from .database import Target, reading
-from .schema import DiceFrom, GameRow, SeatRow, check_dice_from
+from .schema import AMENDMENTS, DiceFrom, GameRow, SeatRow, check_dice_from, corrected_after_end
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,8 @@ class Record:
     game_id: int
     seat: int
     finished_at: datetime | None
+    corrected_after_end: bool = False
+    """The game's standings were corrected after its end (a scorekeeper game)."""
 
 
 @dataclass(frozen=True)
@@ -130,12 +132,13 @@ def records(target: Target, ruleset: str, limit: int = 10, *, dice_from: DiceFro
     """
     if limit < 1:
         raise InvalidActionError(_("list at least 1 record, not {n}").format(n=limit))
-    q = (select(SeatRow, GameRow.finished_at).join(GameRow, GameRow.id == SeatRow.game_id)
+    q = (select(SeatRow, GameRow.finished_at, AMENDMENTS).join(GameRow, GameRow.id == SeatRow.game_id)
          .where(*_finished(ruleset, dice_from))
          .order_by(SeatRow.total.desc(), GameRow.finished_at, SeatRow.game_id, SeatRow.seat).limit(limit))
     with reading(target) as s:
         rows = s.execute(q).all()
-    return [Record(r.total, r.name, r.kind, r.level, r.game_id, r.seat, at) for r, at in rows]
+    return [Record(r.total, r.name, r.kind, r.level, r.game_id, r.seat, at, corrected_after_end(fixes))
+            for r, at, fixes in rows]
 
 
 def score_histogram(target: Target, ruleset: str, bin: int = 10, *, player: str | None = None,

@@ -24,7 +24,7 @@ import logging
 from dataclasses import replace
 from typing import Protocol
 
-from ..bots import BOTS, make_bot, needs_table
+from ..bots import BOTS, level_name, make_bot, needs_table
 from ..game import Game
 from ..i18n import _, language
 from ..seats import Seat
@@ -55,6 +55,24 @@ class Authority(Protocol):
         """
 
 
+def stand_in(room: Room, level: str) -> str:
+    """The level asked for a seat handed to a bot, checked: it must be the room's own
+    (:attr:`Room.stand_in_level`), so that nobody, the host included, plays an away player's
+    seat with a weaker bot than the room's.
+
+    :raises Refusal: an unknown level (unknown_bot), or another than the room's (bot_level).
+    """
+    asked = level.strip().lower()
+    if asked not in BOTS:
+        raise Refusal("unknown_bot", _("unknown bot “{bot}”; choose one of {bots}").format(
+            bot=level, bots=", ".join(BOTS)))
+    if asked != room.stand_in_level:
+        raise Refusal("bot_level", _("a seat in this room goes to a bot of the room's level, {level}, "
+                                     "not {asked}").format(level=level_name(room.stand_in_level),
+                                                           asked=level_name(asked)))
+    return asked
+
+
 class BotLoop:
     """Runs every held room's bots, and hands an away player's seat to a bot."""
 
@@ -68,10 +86,12 @@ class BotLoop:
         """The server's table budget (None: every table is built at once)."""
 
     async def hand_to_bot(self, room: Room, grant: Grant, msg: HandToBot, lang: str) -> None:
-        """Let a bot play an away player's seat (their boxes are played, never scored zero).
+        """Let a bot of the room's level play an away player's seat (their boxes are played,
+        never scored zero): any seat's player (or the table) may ask once the seat's player has
+        been away ``away_after`` seconds; the host may at once (:meth:`Seating.give_to_bot`).
 
-        :raises Refusal: a spectator asked, not a person's seat, not away long enough, or an
-            unknown bot level.
+        :raises Refusal: a spectator asked, not a person's seat, not away long enough, or a
+            bot level unknown or not the room's (see :func:`stand_in`).
         """
         with language(lang):
             if grant.role == "spectator":
@@ -79,10 +99,7 @@ class BotLoop:
             if room.keeper:
                 raise Refusal("illegal_action", _("in a scorekeeper room the dice are thrown at the table: "
                                                   "no bot can play a seat"))
-            level = msg.level.strip().lower()
-            if level not in BOTS:
-                raise Refusal("unknown_bot", _("unknown bot “{bot}”; choose one of {bots}").format(
-                    bot=msg.level, bots=", ".join(BOTS)))
+            level = stand_in(room, msg.level)
             if not 0 <= msg.seat < len(room.game.seats) or room.game.seats[msg.seat].is_bot:
                 raise Refusal("not_away", _("seat {seat} is not a person's seat").format(seat=msg.seat))
             async with room.lock:

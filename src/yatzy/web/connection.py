@@ -46,6 +46,7 @@ from .protocol import (
 )
 from .room import Grant, Refusal, Room
 from .rooms import Rooms
+from .seating import freed_message
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,10 @@ class Connection:
         self.last_version: int | None = None
         self.revealed = False
         self.token: str | None = None
+        self.recheck = False
+        """The host changed the seats: this seat's token is checked again before its next move."""
+        self.let_go = False
+        """This seat's token no longer holds: the client was told, the connection ends."""
 
     # -- receiving ---------------------------------------------------------------------------
     async def receive(self) -> str:
@@ -227,7 +232,11 @@ class Connection:
             sender.cancel()
 
     async def handle(self, room: Room, grant: Grant, msg: AnyClientMessage | Error) -> None:
-        """Answer one message after the hello."""
+        """Answer one message after the hello (none once the host freed this seat)."""
+        if self.recheck:
+            self.recheck = False
+            if not await self.still_seated(room, grant):
+                raise _Closed
         if isinstance(msg, Error):
             self.put(msg.model_copy(update={"version": room.version}))
         elif isinstance(msg, Ping):
@@ -295,6 +304,8 @@ class Connection:
         self.queue.put_nowait(message)
 
     def wake(self, what: str) -> None:
+        if what == "seats":
+            self.recheck = True
         self.queue.put_nowait(what)
 
     def reveal(self, room: Room) -> list[str]:
@@ -342,11 +353,14 @@ class Connection:
         client is told so and the connection ends."""
         if grant.role != "seat":
             return True
+        if self.let_go:
+            return False
         try:
             await self.rooms.seating.authorize(room, self.token)
         except Refusal:
             with language(self.lang):
-                message = _("the room's host freed your seat; join the room again to take a free seat")
+                message = freed_message()
+            self.let_go = True
             await refuse(self.ws, "unauthorized", message, 1008)
             return False
         return True

@@ -68,6 +68,7 @@ PAGE_TEXT: dict[str, str | tuple[str, str]] = {
     "room_over": N_("This game is over; you may still look at it."),
     "choose_seat": N_("Choose a free seat, or watch."),
     "take_seat": N_("Play as {name}"),
+    "hot_seat_join": N_("This room is played on one device, which plays every seat: you may watch."),
     "taken": N_("taken"),
     "watch": N_("Watch the game"),
     "dice": NC_("page", "Dice"),
@@ -191,6 +192,7 @@ PAGE_TEXT: dict[str, str | tuple[str, str]] = {
     "tiles_numbers": N_("Type the tiles as numbers 1 to 12, for example 8 10."),
     "keeper_hint": N_("Keys: R goes to the dice field, Enter sends it; pick the box in the scorecard."),
     "keeper_badge": N_("Scorekeeper room: dice thrown at the table"),
+    "corrected_after_end": N_("Corrected after the end of the game"),
     "keeper_dice": N_("Dice from the table"),
     "keeper_explain": N_("In this scorekeeper room the players throw real dice and type them in. The "
                          "server rolls nothing, so there is no fairness fingerprint to check."),

@@ -59,8 +59,8 @@ ErrorCode = Literal[
     "too_many_connections", "internal",
     # the coach, scorekeeper rooms, and the REST features (history, analysis)
     "coach_off", "no_dice", "not_keeper", "nothing_to_verify", "not_over", "unknown_game", "no_analysis",
-    # the host's say over the seats
-    "not_host",
+    # the host's say over the seats, and the seat rules of each kind of room
+    "not_host", "hot_seat", "bot_level",
     # the web's ordinary defences (REST only: yatzy.web.security)
     "bad_host", "not_json",
     # the server's budget for solver tables (yatzy.web.budget)
@@ -142,7 +142,8 @@ class HandToBot(_Message):
     type: Literal["hand_to_bot"] = "hand_to_bot"
     seat: int = Field(ge=0)
     level: str = Field(default="casual", max_length=20,
-                       description="the bot level: random, beginner, casual, ...")
+                       description="the bot level: the room's (presence's stand_in_level); another is "
+                                   "refused (bot_level)")
 
 
 class CoachRequest(_Message):
@@ -301,6 +302,9 @@ class Presence(_Message):
     seats: list[SeatPresence]
     spectators: int
     away_after: float = Field(description="seconds away after which a seat may be handed to a bot")
+    stand_in_level: str | None = Field(
+        default=None, description="the bot level a seat handed to a bot gets (hand_to_bot's level): the "
+                                  "strongest of the room's own bots', or the strongest level there is")
 
 
 class Reveal(_Message):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..bots import Player
+from ..bots import BOTS, Player
 from ..game import Game
 from ..i18n import language
 from ..narration import preparing_text
@@ -26,6 +26,8 @@ from .protocol import BotsPreparing, ErrorCode, Presence, SeatPresence
 
 EVENT_BUFFER = 2000
 """Events a room keeps in memory for clients that resume; older ones need a full state."""
+STRONGEST = "optimal"
+"""The level a seat handed to a bot gets in a room without bots of its own."""
 
 
 @dataclass(frozen=True)
@@ -237,7 +239,8 @@ class Room:
             seats.append(SeatPresence(
                 seat=i, name=seat.name, kind=seat.kind, taken=i in self.taken, connected=connected,
                 away_for=away, may_hand_to_bot=self.may_hand_to_bot(i, now), stand_in=self.stand_ins.get(i)))
-        return Presence(seats=seats, spectators=self.crowd.watching(), away_after=self.settings.away_after)
+        return Presence(seats=seats, spectators=self.crowd.watching(), away_after=self.settings.away_after,
+                        stand_in_level=self.stand_in_level)
 
     def preparing_message(self, lang: str) -> BotsPreparing | None:
         """How far the bots' table has come, in ``lang`` (None: no bot has waited for one)."""
@@ -249,6 +252,14 @@ class Room:
         share = round(p.done / p.total, 4) if p.total else None
         return BotsPreparing(stage=p.stage, progress=share, text=text, place=p.place,
                              seconds_left=p.seconds_left)
+
+    @property
+    def stand_in_level(self) -> str:
+        """The bot level a person's seat handed to a bot gets: the strongest of the room's own
+        bots (the levels it was made with), or :data:`STRONGEST` in a room without bots. Never
+        a level someone chooses: an opponent cannot give an away player's seat to a weak bot."""
+        levels = [s.level for s in self.game.seats if s.is_bot and s.level in BOTS]
+        return max(levels, key=BOTS.index) if levels else STRONGEST
 
     def may_hand_to_bot(self, seat: int, now: float | None = None) -> bool:
         """A person's seat whose player has been gone at least ``away_after`` seconds."""

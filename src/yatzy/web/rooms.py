@@ -314,6 +314,7 @@ class Rooms:
             async with room.lock:
                 if self._duplicate(room, grant, msg.id, on_accepted):
                     return
+                self.seating.check_held(room, grant)
                 self._check_version(room, msg.version)
                 g = room.game
                 if isinstance(msg, Undo):
@@ -362,7 +363,9 @@ class Rooms:
                                      "as it stands").format(now=room.version, seen=seen), resync=True)
 
     def _actor(self, room: Room, grant: Grant, msg: Act) -> int | None:
-        """The seat a message acts for; Refusal unless that seat may move now."""
+        """The seat a message acts for; Refusal unless that seat may move now (a seat's token
+        that no longer holds: the host freed it, or a hot-seat room's, which only its table plays)."""
+        self.seating.check_held(room, grant)
         g = room.game
         current = g.state.current
         if grant.role == "seat":
@@ -444,9 +447,11 @@ class Rooms:
     async def hand_to_bot(self, room: Room, grant: Grant, msg: HandToBot, lang: str) -> None:
         """Let a bot play an away player's seat (see :meth:`BotLoop.hand_to_bot`).
 
-        :raises Refusal: a spectator asked, not a person's seat, not away long enough, or an
-            unknown bot level.
+        :raises Refusal: a spectator asked, a seat's token that no longer holds, not a
+            person's seat, not away long enough, or a bot level unknown or not the room's.
         """
+        with language(lang):
+            self.seating.check_held(room, grant)
         await self.bots.hand_to_bot(room, grant, msg, lang)
 
     def holds(self, room: Room) -> bool:

@@ -228,6 +228,8 @@ class GameSummaryOut(BaseModel):
     actions: int
     seats: list[SeatResult]
     winners: list[str] = Field(description="names of the winners (empty while unfinished)")
+    corrected_after_end: bool = Field(default=False, description="a scorekeeper game's turn was "
+                                      "corrected after the end: the standings changed then")
 
 
 class GameOut(BaseModel):

@@ -1,5 +1,12 @@
 """Who sits where in a room: a person's seat taken (its secret token), a spectator's token,
-a token checked; and the host's say over the seats.
+a token checked; the seat rules of each kind of room; and the host's say over the seats.
+
+**Seat rules.** A hot-seat room is played on one device: only its table's token (handed to
+whoever made it) plays, for every person's seat; nobody may join one of its seats (a seat's
+token there, say one handed out before this rule, is refused), though anyone with the invite
+may watch. In any other room anyone with the invite may take a free seat; the host frees
+a seat taken by a stranger, and the freed seat's token stops working at once (the
+authority refuses its moves before its connection even ends).
 
 The host is whoever made the room: the host token handed out then (the room keeps only its
 SHA-256, in its settings) lets them free a person's seat (its token is void from then on, its
@@ -12,13 +19,18 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import weakref
 
-from ..bots import BOTS
 from ..i18n import _
 from ..storage.rooms import RoomStore, hash_token
-from .botloop import BotLoop
+from .botloop import BotLoop, stand_in
 from .presence import PresenceLoop
 from .room import Grant, Refusal, Room
+
+
+def freed_message() -> str:
+    """What a player whose seat the host freed is told, in the current language."""
+    return _("the room's host freed your seat; join the room again to take a free seat")
 
 
 class Seating:
@@ -28,13 +40,18 @@ class Seating:
         self.store = store
         self.presence = presence
         self.bots = bots
+        self._frees: weakref.WeakKeyDictionary[Room, int] = weakref.WeakKeyDictionary()
+        """Seats freed by the host here so far, per room held: a token checked while one was
+        freed is checked again (it may be the freed seat's)."""
 
     async def join(self, room: Room, seat: int | None) -> tuple[int, str]:
         """A token for a person's seat (the first free one if ``seat`` is None).
 
-        :raises Refusal: no such seat, a bot's seat, or a seat taken already.
+        :raises Refusal: a hot-seat room (hot_seat), no such seat, a bot's seat, or a seat
+            taken already.
         """
         seats = room.game.seats
+        self._not_hot_seat(room)
         if seat is None:
             free = [i for i, s in enumerate(seats) if not s.is_bot and i not in room.taken]
             if not free:
@@ -64,14 +81,42 @@ class Seating:
         return token
 
     async def authorize(self, room: Room, token: str | None) -> Grant:
-        """:raises Refusal: a missing or wrong token."""
+        """:raises Refusal: a missing or wrong token, or a seat's token in a hot-seat room."""
         if not token:
             raise Refusal("unauthorized",
                           _("say hello with your seat's token: join a seat or spectate first"))
+        frees = self._frees.get(room, 0)
         granted = await asyncio.to_thread(self.store.check_token, room.id, token)
         if granted is None:
             raise Refusal("unauthorized", _("this token does not belong to this room"))
-        return Grant(*granted)
+        grant = Grant(*granted)
+        if grant.role == "seat" and grant.seat is not None:
+            self._not_hot_seat(room)
+            if self._frees.get(room, 0) != frees:  # the host freed a seat meanwhile
+                return await self.authorize(room, token)
+            room.taken.add(grant.seat)  # the database says so (another process may have seated it)
+        return grant
+
+    @classmethod
+    def check_held(cls, room: Room, grant: Grant) -> None:
+        """Whether a seat's grant, checked at its hello, still holds as it acts (under the room's
+        lock): the host may have freed its seat since (the connection ends soon after, but no
+        move of its gets in meanwhile).
+
+        :raises Refusal: a seat the host freed (unauthorized), or a seat in a hot-seat room.
+        """
+        if grant.role != "seat":
+            return
+        cls._not_hot_seat(room)
+        if grant.seat not in room.taken:
+            raise Refusal("unauthorized", freed_message())
+
+    @staticmethod
+    def _not_hot_seat(room: Room) -> None:
+        """:raises Refusal: a hot-seat room, whose seats only its table plays (hot_seat)."""
+        if room.settings.hot_seat:
+            raise Refusal("hot_seat", _("this room is played on one device, with the table's token: "
+                                        "its seats cannot be joined, only watched"))
 
     # -- the host ----------------------------------------------------------------------------
     @staticmethod
@@ -100,16 +145,18 @@ class Seating:
         async with room.lock:
             await asyncio.to_thread(self.store.free_seat, room.id, seat)
             room.taken.discard(seat)
+            self._frees[room] = self._frees.get(room, 0) + 1
         room.wake("seats")
         room.wake("presence")
         await self.presence.publish(room, refresh=True)
 
     async def give_to_bot(self, room: Room, token: str, seat: int, level: str) -> None:
         """The host gives a person's seat to a bot at once: the seat is freed (its player's
-        token is void) and a bot of ``level`` plays it until a person takes it again.
+        token is void) and a bot of ``level`` (the room's :attr:`~Room.stand_in_level`, no
+        other) plays it until a person takes it again.
 
         :raises Refusal: not the host's token, not a person's seat, the game over, a
-            scorekeeper room, or an unknown bot level.
+            scorekeeper room, or a bot level unknown or not the room's.
         """
         self.check_host(room, token)
         self._persons_seat(room, seat)
@@ -118,13 +165,11 @@ class Seating:
         if room.keeper:
             raise Refusal("illegal_action", _("in a scorekeeper room the dice are thrown at the table: "
                                               "no bot can play a seat"))
-        level = level.strip().lower()
-        if level not in BOTS:
-            raise Refusal("unknown_bot", _("unknown bot “{bot}”; choose one of {bots}").format(
-                bot=level, bots=", ".join(BOTS)))
+        level = stand_in(room, level)
         async with room.lock:
             await asyncio.to_thread(self.store.free_seat, room.id, seat)
             room.taken.discard(seat)
+            self._frees[room] = self._frees.get(room, 0) + 1
             room.stand_ins[seat] = level
             room.stand_in_bots.pop(seat, None)
             await asyncio.to_thread(self.store.save_stand_ins, room.id, dict(room.stand_ins))

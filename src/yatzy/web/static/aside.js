@@ -49,9 +49,10 @@ export function renderPresence(el, { p, v, cred, send }) {
       const me = cred.role === "seat" && s.seat === cred.seat;
       return h("li", {}, h("span", { class: `dot ${s.kind === "bot" || s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
         h("span", { class: "who" }, s.name, me ? ` (${t("you")})` : ""), ` — ${state}`,
-        s.may_hand_to_bot && cred.role !== "spectator" ? h("button", { type: "button", class: "small",
-          onclick: () => send({ type: "hand_to_bot", seat: s.seat, level: "casual" }) }, t("hand_to_bot")) : null,
-        hostButtons(s, { cred, v, me }));
+        // a seat goes to a bot of the room's own level (presence's stand_in_level), no other
+        s.may_hand_to_bot && cred.role !== "spectator" && p.stand_in_level ? h("button", { type: "button", class: "small",
+          onclick: () => send({ type: "hand_to_bot", seat: s.seat, level: p.stand_in_level }) }, t("hand_to_bot")) : null,
+        hostButtons(s, { cred, v, me, level: p?.stand_in_level }));
     })),
     p && p.spectators ? h("p", {}, t("spectators", { n: p.spectators })) : null);
 }

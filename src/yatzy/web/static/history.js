@@ -57,6 +57,7 @@ function gameItem(g) {
     h("h2", {}, h("span", {}, g.title || rulesetTitle(g.ruleset)), " ",
       h("span", { class: "when" }, dateText(g.finished_at || g.started_at))),
     g.dice_from === "players" ? h("p", { class: "badge" }, t("keeper_badge")) : null,
+    g.corrected_after_end ? h("p", { class: "badge corrected" }, t("corrected_after_end")) : null,
     h("ol", { class: "plain results" }, seats.map((s) => h("li", { class: s.won ? "winner" : null },
       t("result", { rank: s.rank ?? "–", name: s.name, total: s.total }),
       botTag(s),

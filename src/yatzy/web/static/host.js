@@ -16,15 +16,16 @@ async function ask(path, body, done) {
 }
 
 /** The host's buttons for seat ``s`` of the presence (none for a bot's seat, one's own, or
- * when this browser is not the host's). */
-export function hostButtons(s, { cred, v, me }) {
+ * when this browser is not the host's); ``level``: the room's bot level for a seat (none
+ * known yet: no button to give it to a bot). */
+export function hostButtons(s, { cred, v, me, level }) {
   if (!cred.host || me || s.kind !== "person" || !v || v.over) return null;
   return [
     s.taken ? h("button", { type: "button", class: "small", "data-host": "free",
       onclick: () => ask(`seats/${s.seat}/free`, { token: cred.host }, t("seat_freed", { name: s.name })) },
     t("free_seat")) : null,
-    s.stand_in ? null : h("button", { type: "button", class: "small", "data-host": "bot",
-      onclick: () => ask(`seats/${s.seat}/bot`, { token: cred.host, level: "casual" }, t("seat_to_bot_done", { name: s.name })) },
+    s.stand_in || !level ? null : h("button", { type: "button", class: "small", "data-host": "bot",
+      onclick: () => ask(`seats/${s.seat}/bot`, { token: cred.host, level }, t("seat_to_bot_done", { name: s.name })) },
     t("seat_to_bot")),
   ];
 }

@@ -30,10 +30,11 @@ export async function showJoin(code) {
   };
   fill(main, h("section", { class: "card join" },
     h("h1", {}, t("room_n", { code })),
-    h("p", {}, t(info.over ? "room_over" : "choose_seat")),
+    // a hot-seat room's seats are its table's (the server refuses a join): only watching
+    h("p", {}, t(info.over ? "room_over" : info.hot_seat ? "hot_seat_join" : "choose_seat")),
     h("ul", { class: "plain seats-join" }, info.seats.map((s) => h("li", {},
       h("span", { class: "who" }, s.name, s.kind === "bot" ? ` (${t("bot")})` : ""),
-      s.kind === "bot" ? null : s.taken ? h("span", { class: "tag" }, t("taken"))
+      s.kind === "bot" || info.hot_seat ? null : s.taken ? h("span", { class: "tag" }, t("taken"))
         : h("button", { type: "button", onclick: () => take(s.seat) }, t("take_seat", { name: s.name }))))),
     info.spectators ? h("button", { type: "button", onclick: watch }, t("watch")) : null,
     h("p", {}, h("a", { href: "/" }, t("back_to_lobby")))));

@@ -88,6 +88,7 @@ export class Standings {
     s.hidden = false;
     const winners = v.outcome.winners.map((w) => seatName(v, w));
     fill(s, h("h2", { id: "standings-h" }, t("standings")),
+      v.outcome.corrected_after_end ? h("p", { class: "badge", id: "corrected" }, t("corrected_after_end")) : null,
       h("ol", { class: "plain" }, v.outcome.standings.map((st) =>
         h("li", { class: st.rank === 1 ? "winner" : null }, t("standing", { rank: st.rank, name: st.name, total: st.total })))),
       h("p", {}, t(winners.length > 1 ? "winners" : "winner", { names: winners.join(", ") })),

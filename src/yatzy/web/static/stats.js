@@ -105,6 +105,7 @@ export async function showStats(query) {
       h("h2", { id: "records-h" }, t("records")),
       h("ol", { class: "records", id: "records" }, st.records.map((r) => h("li", {},
         t("record", { name: r.name, total: r.total }), r.finished_at ? ` · ${dateText(r.finished_at)}` : "", " · ",
+        r.corrected_after_end ? [h("span", { class: "tag" }, t("corrected_after_end")), " · "] : null,
         link(`/?screen=replay&game=${r.game_id}`, t("replay_game"), {
           "aria-label": t("replay_record", { name: r.name, total: r.total }) }))))));
   draw();
