@@ -197,15 +197,31 @@ class Servers:
     proc_b: subprocess.Popen[bytes]
 
 
-@pytest.fixture
-def servers(tmp_path: Path) -> Iterator[Servers]:
+@contextmanager
+def start_servers(logs: Path) -> Iterator[Servers]:
+    """Two ``yatzy serve`` processes on a new PostgreSQL schema and Redis, logging into ``logs``."""
     assert POSTGRES and REDIS
     with ExitStack() as stack:
         url = stack.enter_context(postgres_schema())
         Database(url).close()  # the schema, made once before both processes open it
-        a, proc_a = stack.enter_context(server_process(url, REDIS, tmp_path / "a.log"))
-        b, proc_b = stack.enter_context(server_process(url, REDIS, tmp_path / "b.log"))
+        a, proc_a = stack.enter_context(server_process(url, REDIS, logs / "a.log"))
+        b, proc_b = stack.enter_context(server_process(url, REDIS, logs / "b.log"))
         yield Servers(url, a, b, proc_a, proc_b)
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+    """One pair of processes for the module's tests that leave both running (each plays its own
+    rooms): starting a pair costs seconds."""
+    with start_servers(tmp_path_factory.mktemp("servers")) as s:
+        yield s
+
+
+@pytest.fixture
+def own_servers(tmp_path: Path) -> Iterator[Servers]:
+    """A pair of processes of the test's own, for a test that kills one."""
+    with start_servers(tmp_path) as s:
+        yield s
 
 
 @pytest.fixture
@@ -543,7 +559,8 @@ def test_a_scorekeeper_room_typed_on_two_processes(servers: Servers) -> None:
 # ---- presence when a process is killed ------------------------------------------------------------
 
 @needs_both
-def test_the_players_of_a_killed_process_are_away_on_the_other(servers: Servers) -> None:
+def test_the_players_of_a_killed_process_are_away_on_the_other(own_servers: Servers) -> None:
+    servers = own_servers
     a, b = servers.a, servers.b
     room = httpx.post(f"{a}/api/rooms", json={"seats": [{"name": "Ann"}, {"name": "Bo"}]}).json()
     code = room["code"]

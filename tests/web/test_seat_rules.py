@@ -185,6 +185,17 @@ def test_an_away_seat_goes_to_the_rooms_own_level_only(client: TestClient) -> No
             pass
 
 
+def test_a_hand_to_bot_without_a_level_takes_the_rooms(client: TestClient) -> None:
+    """A client of the first protocol sends no level (it was "casual" by default): the seat goes
+    to the room's level, not a refusal."""
+    room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}, BOT], away_after=0)
+    with Player(client, room["code"], join(client, room["code"], 0)) as ann:
+        ann.until("presence")
+        ann.send({"type": "hand_to_bot", "seat": 1})
+        while ann.until("presence")["seats"][1]["stand_in"] != "beginner":
+            pass
+
+
 def test_an_away_seat_in_a_room_without_bots_goes_to_the_strongest_level(tmp_path: Path) -> None:
     async def attempt(rooms: Rooms) -> None:
         room, _table = await rooms.create(Game(get_ruleset("kids"), [Seat("Ann"), Seat("Bo")]),

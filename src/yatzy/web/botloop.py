@@ -55,13 +55,15 @@ class Authority(Protocol):
         """
 
 
-def stand_in(room: Room, level: str) -> str:
+def stand_in(room: Room, level: str | None) -> str:
     """The level asked for a seat handed to a bot, checked: it must be the room's own
     (:attr:`Room.stand_in_level`), so that nobody, the host included, plays an away player's
     seat with a weaker bot than the room's.
 
     :raises Refusal: an unknown level (unknown_bot), or another than the room's (bot_level).
     """
+    if level is None:
+        return room.stand_in_level
     asked = level.strip().lower()
     if asked not in BOTS:
         raise Refusal("unknown_bot", _("unknown bot “{bot}”; choose one of {bots}").format(

@@ -141,9 +141,9 @@ class HandToBot(_Message):
 
     type: Literal["hand_to_bot"] = "hand_to_bot"
     seat: int = Field(ge=0)
-    level: str = Field(default="casual", max_length=20,
-                       description="the bot level: the room's (presence's stand_in_level); another is "
-                                   "refused (bot_level)")
+    level: str | None = Field(default=None, max_length=20,
+                              description="the bot level: the room's (presence's stand_in_level) when "
+                                          "left out; another is refused (bot_level)")
 
 
 class CoachRequest(_Message):
