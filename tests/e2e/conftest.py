@@ -32,7 +32,8 @@ playwright_sync.expect.set_options(timeout=DEADLINE * 1000)  # every wait of a p
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-e2e") / "web.sqlite3"
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}"), host="127.0.0.1", port=port,
+    app = create_app(f"sqlite:///{db}", public_history=True)  # the tests read every game played
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

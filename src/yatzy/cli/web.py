@@ -29,13 +29,20 @@ def serve(
         "--allowed-host", help="a name (or name:port) the server answers to, beside the --host "
                                "address, localhost and 127.0.0.1; repeat for more (other Host headers "
                                "are refused)")] = None,
+    rooms_per_hour: Annotated[int | None, typer.Option(
+        min=1, help="new rooms one client address may make an hour (default: 100)")] = None,
+    public_history: Annotated[bool, typer.Option(
+        help="let anyone list and replay every stored game (default: each sees their rooms' games)")] = False,
     lang: LangOpt = "en",
 ) -> None:
     """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md)."""
     from ..web.app import create_app, run_server
+    from ..web.limits import Limits
 
     try:
-        web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])])
+        web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])],
+                             limits=Limits() if rooms_per_hour is None else Limits(rooms_per_hour),
+                             public_history=public_history)
     except YatzyError as e:
         fail(e)
     run_server(web_app, host, port)

@@ -63,6 +63,8 @@ ErrorCode = Literal[
     "not_host",
     # the web's ordinary defences (REST only: yatzy.web.security)
     "bad_host", "not_json",
+    # how fast one address may look rooms up and make them (yatzy.web.limits)
+    "too_many_lookups", "too_many_rooms",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 """Every error code (see docs/web-protocol.md for what each means and what follows it)."""

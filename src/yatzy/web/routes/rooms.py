@@ -9,7 +9,7 @@ import io
 import secrets
 
 import segno
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from ...bots import bot_name
 from ...errors import YatzyError
@@ -20,7 +20,8 @@ from ...scorekeeping import round_boxes, rounds
 from ...seats import Seat
 from ...storage.rooms import hash_token
 from ..connection import reveal_of
-from ..deps import BaseUrl, LangDep, RoomDep, RoomsDep, http_error
+from ..deps import BaseUrl, LangDep, LimitsDep, RoomDep, RoomsDep, address, http_error, limited
+from ..limits import Limited
 from ..protocol import PROTOCOL_VERSION
 from ..rematch import rematch
 from ..room import Refusal, RoomSettings
@@ -45,9 +46,15 @@ __all__ = ["router"]
 router = APIRouter()
 
 @router.post("/api/rooms", response_model=RoomCreated, status_code=201)
-async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl) -> RoomCreated:
-    """Make a room: a new game with its seed from ``secrets`` and the seed's commitment."""
+async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, limits: LimitsDep,
+                      request: Request) -> RoomCreated:
+    """Make a room: a new game with its seed from ``secrets`` and the seed's commitment. 429
+    ``too_many_rooms`` past the rooms one address may make an hour."""
     with language(spec.lang):
+        try:
+            limits.new_room(address(request))
+        except Limited as e:
+            raise limited(e) from None
         try:
             ruleset = get_ruleset(spec.ruleset, **spec.options)
             seats = [Seat.bot(s.level or "", s.name or bot_name(s.level or "")) if s.kind == "bot" else
@@ -115,7 +122,8 @@ async def seat_to_bot(seat: int, body: SeatToBot, room: RoomDep, rooms: RoomsDep
 @router.post("/api/rooms/{code}/rematch", response_model=Rematched)
 async def rematch_room(body: RematchRequest, room: RoomDep, rooms: RoomsDep, lang: LangDep) -> Rematched:
     """After the game: the rematch (made now by whoever asks first: the same seats, rules and
-    settings) and your own seat's token there; the others in the room are offered to follow."""
+    settings) and your own seat's token there; the others in the room are offered to follow.
+    (Not counted in the rooms an address may make: one per finished room at most.)"""
     with language(lang):
         try:
             made = await rematch(rooms, room, body.token)
