@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -39,6 +40,8 @@ from .database import Database, Target, reading, writing
 from .errors import RoomConflictError, StorageError
 from .games import record_game, replay_save
 from .schema import GameRow, RoomActionRow, RoomLogRow, RoomRow, RoomTokenRow, UtcDateTime
+
+log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes: capitals and digits a person reads aloud without doubt (no I, L, O, 0, 1)."""
@@ -296,9 +299,10 @@ class RoomStore:
         ``finished_before``: each room's game is first brought up to date in the history (its
         appended actions written into its save), then its log and accepted action ids are
         deleted and the room marked expired at ``now``, in one transaction per room (a room
-        that moved meanwhile is left alone). Returns the codes expired.
+        that moved meanwhile is left alone; one whose write fails is logged and left for the
+        next sweep). Returns the codes expired.
 
-        :raises StorageError: the database failed (the rooms expired before it stay expired).
+        :raises StorageError: the database could not be read.
         """
         with reading(self.db) as s:
             found = s.execute(select(RoomRow.id, RoomRow.code, RoomRow.version, RoomRow.game_id).join(
@@ -311,15 +315,24 @@ class RoomStore:
                 RoomLogRow.room_id.in_([room_id for room_id, *_rest in found])).distinct()))
         expired = []
         for room_id, code, version, game_id in found:
-            record = self.load(code) if room_id in logged else None
-            with writing(self.db) as s:
-                if s.execute(_VERSION, {"room": room_id}).scalar() != version:
-                    continue  # it moved meanwhile: not idle
-                if record is not None:
-                    record_game(s, record.game, game_id=game_id)
-                s.execute(delete(_ROOM_LOG).where(_ROOM_LOG.c.room_id == room_id))
-                s.execute(delete(_ACTIONS).where(_ACTIONS.c.room_id == room_id))
-                s.execute(update(_ROOMS).where(_ROOMS.c.id == room_id).values(expired_at=now, stand_ins={}))
+            try:
+                record = self.load(code) if room_id in logged else None
+            except StorageError as e:  # its game no longer loads: it expires as it is stored
+                log.error("room %s expires without its last moves in the history: %s", code, e)
+                record = None
+            try:
+                with writing(self.db) as s:
+                    if s.execute(_VERSION, {"room": room_id}).scalar() != version:
+                        continue  # it moved meanwhile: not idle
+                    if record is not None:
+                        record_game(s, record.game, game_id=game_id)
+                    s.execute(delete(_ROOM_LOG).where(_ROOM_LOG.c.room_id == room_id))
+                    s.execute(delete(_ACTIONS).where(_ACTIONS.c.room_id == room_id))
+                    s.execute(update(_ROOMS).where(_ROOMS.c.id == room_id)
+                              .values(expired_at=now, stand_ins={}))
+            except StorageError as e:  # this room stays for the next sweep; the others expire
+                log.error("room %s could not expire: %s", code, e)
+                continue
             expired.append(code)
         return expired
 

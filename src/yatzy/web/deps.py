@@ -164,7 +164,7 @@ async def no_room(code: str, rooms: Rooms) -> str:
     """Why there is no room ``code``, in the current language: it has expired, or there never was one."""
     if await rooms.expired(code):
         return _("room {code} has ended and expired: its game is in the history of those who "
-                 "played it").format(code=code)
+                 "played it").format(code=code.strip().upper())
     return _("there is no room {code}").format(code=code)
 
 

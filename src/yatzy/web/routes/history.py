@@ -8,8 +8,9 @@ its seed is revealed anyway).
 **Who sees which game.** A stored game is listed, read and replayed only for a request that
 shows a token of its room (``X-Room-Tokens``: the page sends the tokens it keeps), unless the
 server was started with ``--public-history`` (then for anyone); a game hidden from a request
-is answered as if there were none (404 ``unknown_game``). The statistics (per player, the
-records, the spread of totals) stay public: aggregate figures, no game's cards.
+is answered as one that does not exist (404 ``unknown_game``, in the same words). The
+statistics (per player, the records, the spread of totals) stay public: aggregate figures,
+no game's cards.
 """
 
 from __future__ import annotations
@@ -84,8 +85,9 @@ async def _finished_game(db: Database, rooms: Rooms, game_id: int, lang: str, se
     ids = await _visible(settings, rooms, tokens)
     with language(lang):
         try:
-            if ids is not None and game_id not in ids:  # hidden: as if there were none
-                raise UnknownGameError(_("there is no game {id} in the database").format(id=game_id))
+            if ids is not None and game_id not in ids:  # hidden, or none: answered alike
+                raise UnknownGameError(_("game {id} is not among the games shown to you: this server shows "
+                                         "each game to those who were in its room").format(id=game_id))
             summary = await asyncio.to_thread(get_game, db, game_id)
         except UnknownGameError as e:
             raise http_error("unknown_game", str(e)) from None
