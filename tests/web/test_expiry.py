@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from helpers.wait import wait_for
 from helpers.web import BOT, Player, db_url, join, make_room, receive
 from yatzy.storage import get_game
-from yatzy.storage.database import reading
+from yatzy.storage.database import reading, writing
 from yatzy.storage.schema import RoomActionRow, RoomLogRow, RoomRow
 from yatzy.web.app import create_app
 from yatzy.web.expiry import Expiry, sweep
@@ -109,3 +109,17 @@ def test_the_server_sweeps_on_its_schedule(tmp_path: Path) -> None:
     with TestClient(create_app(db_url(tmp_path), expiry=Expiry(idle_for=timedelta(0), every=0.05))) as client:
         code = make_room(client)["code"]
         wait_for(lambda: ended(client, code), what="the room never expired")
+
+
+def test_a_room_whose_game_no_longer_loads_expires_as_it_is_stored(app: FastAPI, client: TestClient,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    code = make_room(client)["code"]
+    with Player(client, code, join(client, code, 0)) as ann:
+        ann.until("state")
+        assert ann.answer(ann.act("r"))["type"] == "ack"
+    with writing(app.state.db) as s:  # its appended move out of place: the room no longer loads
+        s.execute(update(RoomLogRow).values(position=RoomLogRow.position + 5))
+    client.portal.call(app.state.rooms.forget, app.state.rooms.rooms[code])  # type: ignore[union-attr]
+    assert swept(client, moved_at(app, code) + EXPIRY.idle_for + SECOND) == [code]
+    assert ended(client, code)
+    assert "expires without its last moves in the history" in caplog.text
