@@ -127,11 +127,8 @@ class Limits:
         """Count a lookup: a hit, or a miss (no such room)."""
         (self.hits if found else self.misses).take(client_key(address), self.clock())
 
-    def new_room(self, address: str) -> None:
-        """Count a new room.
-
-        :raises Limited: the address made :attr:`rooms_per_hour` in the last hour (nothing counted).
-        """
+    def before_new_room(self, address: str) -> None:
+        """:raises Limited: the address made :attr:`rooms_per_hour` rooms in the last hour."""
         now, key = self.clock(), client_key(address)
         wait = self.rooms.wait(key, now)
         if wait:
@@ -139,5 +136,7 @@ class Limits:
                 "too many new rooms from your address: at most {n} an hour",
                 "too many new rooms from your address: at most {n} an hour",
                 self.rooms_per_hour).format(n=self.rooms_per_hour) + "; " + _again(wait))
-        self.rooms.take(key, now)
 
+    def made_room(self, address: str) -> None:
+        """Count a room made (a refused one is not counted)."""
+        self.rooms.take(client_key(address), self.clock())

@@ -52,7 +52,7 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, limits: 
     ``too_many_rooms`` past the rooms one address may make an hour."""
     with language(spec.lang):
         try:
-            limits.new_room(address(request))
+            limits.before_new_room(address(request))
         except Limited as e:
             raise limited(e) from None
         try:
@@ -69,6 +69,7 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, limits: 
             room, table = await rooms.create(game, settings)
         except YatzyError as e:
             raise http_error("invalid_action", str(e)) from None
+        limits.made_room(address(request))
     return RoomCreated(code=room.code, invite_url=f"{base}/r/{room.code}",
                        qr_url=f"{base}/api/rooms/{room.code}/qr.svg", commitment=room.commitment,
                        table_token=table, host_token=host, version=room.version)
