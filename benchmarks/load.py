@@ -78,8 +78,10 @@ def free_port() -> int:
 
 def serve(db: str, port: int, pubsub: str | None) -> None:
     """The server (run in its own process): no per-address connection limit to speak of, a
-    rate limit no client here reaches."""
+    rate limit no client here reaches, no limit on lookups and new rooms (every game comes from
+    one address)."""
     from yatzy.web.app import create_app, run_server
+    from yatzy.web.limits import Limits
 
     started = [0.0]
 
@@ -92,7 +94,8 @@ def serve(db: str, port: int, pubsub: str | None) -> None:
                   f"({info['collected']} objects freed)", file=sys.stderr)
 
     gc.callbacks.append(timed)
-    app = create_app(db, pubsub, max_connections_per_client=100_000, rate=1000, burst=1000)
+    app = create_app(db, pubsub, max_connections_per_client=100_000, rate=1000, burst=1000,
+                     limits=Limits.unlimited())
     run_server(app, HOST, port, log_level="warning")
 
 

@@ -29,10 +29,12 @@ playwright_sync.expect.set_options(timeout=DEADLINE * 1000)  # every wait of a p
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def base_url(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-e2e") / "web.sqlite3"
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}"), host="127.0.0.1", port=port,
+    # the tests read every game played, unless a module says PUBLIC_HISTORY = False
+    app = create_app(f"sqlite:///{db}", public_history=getattr(request.module, "PUBLIC_HISTORY", True))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

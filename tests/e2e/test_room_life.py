@@ -94,7 +94,7 @@ def test_a_quick_game_in_one_click_with_the_bot_named_in_finnish(new_page: Any) 
     check_axe(page, "lobby with the quick game, Finnish, phone")
     page.screenshot(path=str(LOOK / "web-lobby-quick-fi-phone.png"), full_page=True)
     quick.click()
-    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{9}$"))
     page.wait_for_selector("table.scorecard")
     expect(page.locator(".presence")).to_contain_text("Aloittelijabotti")
     expect(page.locator("#roll")).to_have_attribute("aria-disabled", "false")  # my turn at once
@@ -113,7 +113,7 @@ def test_a_rematch_with_the_same_seats_followed_from_the_page(new_page: Any) -> 
     bo.wait_for_selector("table.scorecard")
     play_until_over([ann, bo])
     ann.get_by_role("button", name="Rematch").click()
-    ann.wait_for_url(lambda url: re.search(r"/r/[A-Z0-9]{6}$", url) is not None and not url.endswith(code))
+    ann.wait_for_url(lambda url: re.search(r"/r/[A-Z0-9]{9}$", url) is not None and not url.endswith(code))
     new = ann.url.rsplit("/", 1)[1]
     ann.wait_for_selector("table.scorecard")
     follow = bo.get_by_role("button", name="Play the rematch")  # offered without a reload

@@ -46,7 +46,7 @@ def test_a_scorekeeper_room_records_a_game_typed_at_the_table(new_page: Any) -> 
     page.check("#hot-seat")
     check_axe(page, "lobby, a scorekeeper room")
     page.click("#create")
-    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{9}$"))
     code = page.url.rsplit("/", 1)[1]
     expect(page.locator("#keeper-badge")).to_have_text("Scorekeeper room: dice thrown at the table")
     expect(page.locator(".fair")).to_contain_text("no fairness fingerprint")

@@ -53,7 +53,7 @@ def create_room(page: Page, seats: list[tuple[str, str]], *, ruleset: str = "yat
     if hot_seat:
         page.check("#hot-seat")
     page.click("#create")
-    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{9}$"))
     page.wait_for_selector("table.scorecard")
     return page.url.rsplit("/", 1)[1]
 

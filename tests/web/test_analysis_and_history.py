@@ -41,7 +41,7 @@ from yatzy.web.app import create_app
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url(tmp_path), coach_wait=60)) as c:
+    with TestClient(create_app(db_url(tmp_path), coach_wait=60, public_history=True)) as c:
         yield c
 
 

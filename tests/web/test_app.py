@@ -22,7 +22,7 @@ from yatzy.web.presence import PRESENCE_LOST
 
 @pytest.fixture
 def client(url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(url)) as c:
+    with TestClient(create_app(url, public_history=True)) as c:
         yield c
 
 

@@ -78,7 +78,7 @@ def test_a_restarted_server_takes_up_the_games_by_itself(
     """Nobody opens the rooms after the restart: the bot whose turn it was plays on, and a
     game whose end was committed without its save (the server stopped in between) is saved."""
     url = db_url(tmp_path)
-    with TestClient(create_app(url)) as first:
+    with TestClient(create_app(url, public_history=True)) as first:
         waiting = make_room(first, [{"name": "Ann"}, BOT], bot_pace=2)
         with Player(first, waiting["code"], join(first, waiting["code"], 0)) as p:
             p.play_turn()  # the bot is to move, 2 s later: the server stops first
@@ -90,7 +90,7 @@ def test_a_restarted_server_takes_up_the_games_by_itself(
             game_id = first.get(f"/api/rooms/{ended['code']}").json()["game_id"]
             assert first.get(f"/api/games/{game_id}").json()["detail"]["code"] == "not_over"
         version = first.app.state.rooms.rooms[waiting["code"]].version  # type: ignore[attr-defined]
-    with TestClient(create_app(url)) as second:
+    with TestClient(create_app(url, public_history=True)) as second:
         rooms = second.app.state.rooms  # type: ignore[attr-defined]
         wait_for(lambda: waiting["code"] in rooms.rooms and rooms.rooms[waiting["code"]].version > version)
         wait_for(lambda: second.get(f"/api/games/{game_id}").status_code == 200)

@@ -138,7 +138,7 @@ def test_a_whole_scorekeeper_game_with_an_undo_and_a_correction(client: TestClie
         summary = get_game(db, game_id)
         assert summary.dice_from == "players" and summary.finished
         assert [s.total for s in summary.seats] == [153, 155]
-    with TestClient(create_app(db_url(tmp_path))) as again:  # a new server goes on at the same version
+    with TestClient(create_app(db_url(tmp_path), public_history=True)) as again:  # a new server goes on
         assert again.get(f"/api/rooms/{code}").json()["version"] == version
         analysis = again.get(f"/api/rooms/{code}/analysis")
         assert analysis.status_code in (200, 202)

@@ -43,16 +43,23 @@ def serve(
         min=1, help="table builds running together, prepared ones included")] = BudgetLimits.at_once,
     builds_per_hour: Annotated[int, typer.Option(
         min=0, help="new table builds let in within any hour")] = BudgetLimits.per_hour,
+    rooms_per_hour: Annotated[int | None, typer.Option(
+        min=1, help="new rooms one client address may make an hour (default: 100)")] = None,
+    public_history: Annotated[bool, typer.Option(
+        help="let anyone list and replay every stored game (default: each sees their rooms' games)")] = False,
     lang: LangOpt = "en",
 ) -> None:
     """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md)."""
     from ..web.app import create_app, run_server
     from ..web.budget import TableBudget, parse_variant
+    from ..web.limits import Limits
 
     try:
         budget = TableBudget(BudgetLimits(table_disk, table_memory, builds_at_once, builds_per_hour),
                              [parse_variant(v) for v in prepare or []])
-        web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])], budget=budget)
+        web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])], budget=budget,
+                             limits=Limits() if rooms_per_hour is None else Limits(rooms_per_hour),
+                             public_history=public_history)
     except YatzyError as e:
         fail(e)
     run_server(web_app, host, port)

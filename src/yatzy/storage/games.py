@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -223,9 +223,11 @@ def get_game(target: Target, game_id: int) -> GameSummary:
 
 
 def list_games(target: Target, player: str | None = None, ruleset: str | None = None, limit: int = 50, *,
-               finished: bool | None = None, offset: int = 0) -> list[GameSummary]:
+               finished: bool | None = None, offset: int = 0,
+               ids: Collection[int] | None = None) -> list[GameSummary]:
     """Stored games, newest first: those where ``player`` sat (by name), of ``ruleset``
-    (a name or alias), finished or not; at most ``limit`` after skipping ``offset``.
+    (a name or alias), finished or not, among ``ids`` if given; at most ``limit`` after
+    skipping ``offset``.
 
     :raises InvalidActionError: ``limit`` below 1 or ``offset`` below 0.
     :raises UnknownRulesetError: ``ruleset`` names no ruleset.
@@ -240,6 +242,8 @@ def list_games(target: Target, player: str | None = None, ruleset: str | None = 
         q = q.where(GameRow.ruleset == canonical(ruleset))
     if finished is not None:
         q = q.where(GameRow.finished.is_(finished))
+    if ids is not None:
+        q = q.where(GameRow.id.in_(list(ids)))
     with reading(target) as s:
         return [_summary(row, amendments) for row, amendments in s.execute(q)]
 

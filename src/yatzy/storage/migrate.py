@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0003"
+HEAD = "0004"
 """The newest migration's revision (a test checks that it is Alembic's head)."""
 VERSION_TABLE = "alembic_version"
 LOCK_KEY = 0x7961747A79

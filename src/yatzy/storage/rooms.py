@@ -23,7 +23,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol, cast
@@ -39,9 +41,14 @@ from .errors import RoomConflictError, StorageError
 from .games import record_game, replay_save
 from .schema import GameRow, RoomActionRow, RoomLogRow, RoomRow, RoomTokenRow, UtcDateTime
 
+log = logging.getLogger(__name__)
+
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes: capitals and digits a person reads aloud without doubt (no I, L, O, 0, 1)."""
-CODE_LENGTH = 6
+CODE_LENGTH = 9
+"""A new room's code: 31⁹ ≈ 2.6·10¹³ codes (docs/security.md: what guessing one takes)."""
+CODE_LENGTHS = (6, CODE_LENGTH)
+"""The lengths a code may have: rooms made before codes grew to 9 keep their 6 characters."""
 
 Role = Literal["seat", "table", "spectator"]
 """What a token lets its holder do: play a seat, play the table (hot seat), or watch."""
@@ -102,7 +109,8 @@ _ROOM_LOG = cast(Table, RoomLogRow.__table__)
 # each one's cache key was worked out again on the writer thread)
 _BUMP = (update(_ROOMS).where(_ROOMS.c.id == bindparam("room"), _ROOMS.c.version == bindparam("seen"))
          .values(version=bindparam("after"), updated_at=bindparam("at")))
-_ACCEPT = insert(cast(Table, RoomActionRow.__table__))
+_ACTIONS = cast(Table, RoomActionRow.__table__)
+_ACCEPT = insert(_ACTIONS)
 _APPEND = insert(_ROOM_LOG)
 _ONE_TRIP = text("""
     WITH bump AS (
@@ -161,7 +169,7 @@ class RoomStore:
         :raises StorageError: the database failed, or the stored game no longer loads.
         """
         with reading(self.db) as s:
-            row = s.scalar(select(RoomRow).where(RoomRow.code == code))
+            row = s.scalar(select(RoomRow).where(RoomRow.code == code, RoomRow.expired_at.is_(None)))
             if row is None:
                 return None
             stored = s.get(GameRow, row.game_id)
@@ -260,6 +268,83 @@ class RoomStore:
         with reading(self.db) as s:
             return list(s.scalars(select(RoomRow.code).join(GameRow, GameRow.id == RoomRow.game_id).where(
                 GameRow.finished.is_(False), RoomRow.updated_at >= since).order_by(RoomRow.id)))
+
+    # -- expiry ----------------------------------------------------------------------------------
+    def expired(self, code: str) -> bool:
+        """Whether ``code`` names a room that has expired (False: a live room, or none at all)."""
+        with reading(self.db) as s:
+            return s.scalar(select(RoomRow.id).where(RoomRow.code == code, RoomRow.expired_at.is_not(None))) \
+                is not None
+
+    def expired_among(self, codes: Iterable[str]) -> set[str]:
+        """Which of these rooms have expired (as another process may have swept them)."""
+        codes = list(codes)
+        if not codes:
+            return set()
+        with reading(self.db) as s:
+            return set(s.scalars(select(RoomRow.code).where(RoomRow.code.in_(codes),
+                                                            RoomRow.expired_at.is_not(None))))
+
+    def touch(self, codes: Iterable[str], now: datetime) -> None:
+        """These rooms are in use (someone is connected): not idle as of ``now``."""
+        codes = list(codes)
+        if codes:
+            with writing(self.db) as s:
+                s.execute(update(_ROOMS).where(_ROOMS.c.code.in_(codes), _ROOMS.c.expired_at.is_(None))
+                          .values(updated_at=now))
+
+    def expire(self, idle_before: datetime, finished_before: datetime, now: datetime) -> list[str]:
+        """Expire the rooms whose game is unfinished and that have not moved since
+        ``idle_before``, and those whose game is finished and that have not moved since
+        ``finished_before``: each room's game is first brought up to date in the history (its
+        appended actions written into its save), then its log and accepted action ids are
+        deleted and the room marked expired at ``now``, in one transaction per room (a room
+        that moved meanwhile is left alone; one whose write fails is logged and left for the
+        next sweep). Returns the codes expired.
+
+        :raises StorageError: the database could not be read.
+        """
+        with reading(self.db) as s:
+            found = s.execute(select(RoomRow.id, RoomRow.code, RoomRow.version, RoomRow.game_id).join(
+                GameRow, GameRow.id == RoomRow.game_id).where(
+                RoomRow.expired_at.is_(None),
+                ((GameRow.finished.is_(False) & (RoomRow.updated_at < idle_before))
+                 | (GameRow.finished.is_(True) & (RoomRow.updated_at < finished_before))))
+                .order_by(RoomRow.id)).all()
+            logged = set(s.scalars(select(RoomLogRow.room_id).where(
+                RoomLogRow.room_id.in_([room_id for room_id, *_rest in found])).distinct()))
+        expired = []
+        for room_id, code, version, game_id in found:
+            try:
+                record = self.load(code) if room_id in logged else None
+            except StorageError as e:  # its game no longer loads: it expires as it is stored
+                log.error("room %s expires without its last moves in the history: %s", code, e)
+                record = None
+            try:
+                with writing(self.db) as s:
+                    if s.execute(_VERSION, {"room": room_id}).scalar() != version:
+                        continue  # it moved meanwhile: not idle
+                    if record is not None:
+                        record_game(s, record.game, game_id=game_id)
+                    s.execute(delete(_ROOM_LOG).where(_ROOM_LOG.c.room_id == room_id))
+                    s.execute(delete(_ACTIONS).where(_ACTIONS.c.room_id == room_id))
+                    s.execute(update(_ROOMS).where(_ROOMS.c.id == room_id)
+                              .values(expired_at=now, stand_ins={}))
+            except StorageError as e:  # this room stays for the next sweep; the others expire
+                log.error("room %s could not expire: %s", code, e)
+                continue
+            expired.append(code)
+        return expired
+
+    def games_of(self, tokens: Iterable[str]) -> set[int]:
+        """The games of the rooms these tokens belong to (any role; an expired room's too):
+        the games their holders may see in the history."""
+        hashes = [hash_token(t) for t in tokens]
+        if not hashes:
+            return set()
+        with reading(self.db) as s:
+            return set(s.scalars(select(RoomRow.game_id).join(
+                RoomTokenRow, RoomTokenRow.room_id == RoomRow.id).where(RoomTokenRow.token_hash.in_(hashes))))
 
     def versions(self, codes: list[str]) -> dict[str, int]:
         """The stored version of each of these rooms (code -> version)."""

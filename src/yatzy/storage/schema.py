@@ -199,6 +199,9 @@ class RoomRow(Base):
     version: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    expired_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    """When the room expired (None: it is live): its code then opens nothing, its log and
+    action ids are gone, its game stays in the history and its tokens show it there only."""
 
     __table_args__ = (CheckConstraint("version >= 0", name="version"),)
 

@@ -28,6 +28,8 @@ from ..storage import Database
 from . import coaching
 from .budget import TableBudget, tables_in_use
 from .deps import Settings
+from .expiry import Expiry, sweep_forever
+from .limits import Limits
 from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 from .pubsub import PubSub
 from .rooms import Rooms
@@ -40,14 +42,16 @@ __all__ = ["create_app", "run_server"]
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Bots play on after a restart; at shutdown the rooms, the pub/sub and (if the app opened
-    it) the database close."""
+    """Bots play on after a restart and rooms expire on their schedule; at shutdown the rooms,
+    the pub/sub and (if the app opened it) the database close."""
     state = app.state
     resuming = asyncio.get_running_loop().create_task(state.rooms.resume())
     preparing = asyncio.get_running_loop().create_task(state.budget.prepare())
+    sweeping = asyncio.get_running_loop().create_task(sweep_forever(state.rooms, state.expiry))
     yield
     resuming.cancel()
     preparing.cancel()
+    sweeping.cancel()
     await state.rooms.close()
     await state.pubsub.close()
     if state.own_db:
@@ -58,7 +62,9 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
                max_connections_per_client: int = 16, rate: float = 20.0, burst: int = 40,
                hello_timeout: float = 10.0, public_url: str | None = None,
                coach_wait: float = 1.0, allowed_hosts: Iterable[str] | None = None,
-               budget: TableBudget | None = None) -> FastAPI:
+               budget: TableBudget | None = None,
+               limits: Limits | None = None, expiry: Expiry | None = None,
+               public_history: bool = False) -> FastAPI:
     """The web server's app: rooms stored in ``db_url`` (SQLite in the data folder by default;
     ``postgresql://...`` for PostgreSQL), events fanned out through ``pubsub_url`` (in
     process by default).
@@ -71,6 +77,11 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     ``yatzy serve`` always names them). The defences of :mod:`yatzy.web.security` are in front.
     ``budget``: the solver tables prepared at start and the budget for the others
     (:mod:`yatzy.web.budget`; its defaults and nothing prepared if None).
+    ``limits``: how fast one client address may look rooms up by code and make new ones
+    (:class:`~yatzy.web.limits.Limits`' defaults if None). ``expiry``: when idle and finished rooms
+    expire (:class:`~yatzy.web.expiry.Expiry`'s defaults if None), swept by the lifespan.
+    ``public_history``: anyone may list and replay every stored game (else only the games of
+    the rooms whose tokens a request shows: :mod:`yatzy.web.routes.history`).
 
     :raises StorageError: the database cannot be opened or migrated.
     :raises InvalidActionError: an unknown pub/sub URL.
@@ -91,8 +102,10 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     app.state.rooms.bots.budget = coaching.COACHES.budget = budget
     app.state.settings = Settings(public_url=public_url, coach_wait=coach_wait,
                                   max_connections_per_client=max_connections_per_client, rate=rate,
-                                  burst=burst, hello_timeout=hello_timeout)
+                                  burst=burst, hello_timeout=hello_timeout, public_history=public_history)
     app.state.clients = Counter()
+    app.state.limits = limits or Limits()
+    app.state.expiry = expiry or Expiry()
     app.state.analyses = {}
     for group in (analysis, history, rooms, socket, page):
         app.include_router(group.router)

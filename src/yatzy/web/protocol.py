@@ -65,6 +65,8 @@ ErrorCode = Literal[
     "bad_host", "not_json",
     # the server's budget for solver tables (yatzy.web.budget)
     "table_budget", "too_many_builds",
+    # how fast one address may look rooms up and make them (yatzy.web.limits)
+    "too_many_lookups", "too_many_rooms",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 """Every error code (see docs/web-protocol.md for what each means and what follows it)."""

@@ -48,7 +48,7 @@ from ..session import Event, Session
 from ..storage import Database, StorageError
 from ..storage.database import GroupCommit
 from ..storage.errors import RoomConflictError
-from ..storage.rooms import CODE_ALPHABET, CODE_LENGTH, RoomRecord, RoomStore
+from ..storage.rooms import CODE_ALPHABET, CODE_LENGTHS, RoomRecord, RoomStore
 from ..views import last_move
 from .botloop import BotLoop
 from .fairness import commitment, new_salt
@@ -68,6 +68,12 @@ KEEP_FINISHED = 300.0
 """Seconds a finished game's room stays in memory once nobody here is connected to it; then
 it is let go (read back from the database if asked for again), so a long-running server
 holds only the games being played."""
+
+
+def _code(code: str) -> str | None:
+    """A code as typed, in capitals; None if it cannot be a room's (wrong length or letters)."""
+    code = code.strip().upper()
+    return code if len(code) in CODE_LENGTHS and all(c in CODE_ALPHABET for c in code) else None
 
 
 class Rooms:
@@ -159,7 +165,7 @@ class Rooms:
         room = self.rooms.get(code)
         if room is not None:
             return room
-        if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        if _code(code) is None:
             return None
         loading = self._loading.get(code)
         if loading is None:
@@ -203,11 +209,24 @@ class Rooms:
         room.letting_go = None
         if not room.over or room.listeners or self.rooms.get(room.code) is not room:
             return
-        del self.rooms[room.code]
+        await self.forget(room)
+
+    async def forget(self, room: Room) -> None:
+        """Hold the room no more (its game over, or the room expired): its timers and channel stop here."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        if room.letting_go is not None:
+            room.letting_go.cancel()
+            room.letting_go = None
         room.crowd.stop()
         subscription = self._subscriptions.pop(room.code, None)
         if subscription is not None:
             await subscription.close()
+
+    async def expired(self, code: str) -> bool:
+        """Whether ``code`` names a room that has expired (False: a live room or none)."""
+        typed = _code(code)
+        return typed is not None and await asyncio.to_thread(self.store.expired, typed)
 
     # -- presence ----------------------------------------------------------------------------
     async def connected(self, room: Room, grant: Grant) -> None:

@@ -9,7 +9,7 @@ import io
 import secrets
 
 import segno
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from ...bots import bot_name, needs_table
 from ...errors import YatzyError
@@ -20,7 +20,8 @@ from ...scorekeeping import round_boxes, rounds
 from ...seats import Seat
 from ...storage.rooms import hash_token
 from ..connection import reveal_of
-from ..deps import BaseUrl, BudgetDep, LangDep, RoomDep, RoomsDep, http_error
+from ..deps import BaseUrl, BudgetDep, LangDep, LimitsDep, RoomDep, RoomsDep, address, http_error, limited
+from ..limits import Limited
 from ..protocol import PROTOCOL_VERSION
 from ..rematch import rematch
 from ..room import Refusal, RoomSettings
@@ -45,11 +46,17 @@ __all__ = ["router"]
 router = APIRouter()
 
 @router.post("/api/rooms", response_model=RoomCreated, status_code=201)
-async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, budget: BudgetDep) -> RoomCreated:
-    """Make a room: a new game with its seed from ``secrets`` and the seed's commitment. A bot
-    that plays from a table the server has not prepared is within its table budget or refused
-    (403 ``table_budget``, 429 ``too_many_builds``), naming what is allowed."""
+async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, budget: BudgetDep,
+                      limits: LimitsDep, request: Request) -> RoomCreated:
+    """Make a room: a new game with its seed from ``secrets`` and the seed's commitment. 429
+    ``too_many_rooms`` past the rooms one address may make an hour. A bot that plays from a table
+    the server has not prepared is within its table budget or refused (403 ``table_budget``,
+    429 ``too_many_builds``), naming what is allowed."""
     with language(spec.lang):
+        try:
+            limits.before_new_room(address(request))
+        except Limited as e:
+            raise limited(e) from None
         try:
             ruleset = get_ruleset(spec.ruleset, **spec.options)
             seats = [Seat.bot(s.level or "", s.name or bot_name(s.level or "")) if s.kind == "bot" else
@@ -68,6 +75,7 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, budget: 
             raise http_error("invalid_action", str(e)) from None
         except Refusal as r:
             raise http_error(r.code, r.message) from None
+        limits.made_room(address(request))
     return RoomCreated(code=room.code, invite_url=f"{base}/r/{room.code}",
                        qr_url=f"{base}/api/rooms/{room.code}/qr.svg", commitment=room.commitment,
                        table_token=table, host_token=host, version=room.version)
@@ -121,7 +129,8 @@ async def seat_to_bot(seat: int, body: SeatToBot, room: RoomDep, rooms: RoomsDep
 @router.post("/api/rooms/{code}/rematch", response_model=Rematched)
 async def rematch_room(body: RematchRequest, room: RoomDep, rooms: RoomsDep, lang: LangDep) -> Rematched:
     """After the game: the rematch (made now by whoever asks first: the same seats, rules and
-    settings) and your own seat's token there; the others in the room are offered to follow."""
+    settings) and your own seat's token there; the others in the room are offered to follow.
+    (Not counted in the rooms an address may make: one per finished room at most.)"""
     with language(lang):
         try:
             made = await rematch(rooms, room, body.token)

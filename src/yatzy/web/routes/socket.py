@@ -1,5 +1,6 @@
 """The game's WebSocket, ``/ws/rooms/{code}``: one :class:`~yatzy.web.connection.Connection`
-per client, at most ``max_connections_per_client`` of them from one address."""
+per client, at most ``max_connections_per_client`` of them from one address, its code
+looked up within the address's limits (:mod:`yatzy.web.limits`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from fastapi import APIRouter, WebSocket
 
 from ...i18n import _
 from ..connection import Connection, refuse
-from ..deps import ClientsDep, RoomsDep, SettingsDep
+from ..deps import ClientsDep, LimitsDep, RoomsDep, SettingsDep, find_room, no_room
+from ..limits import Limited
 
 __all__ = ["router"]
 
@@ -16,7 +18,7 @@ router = APIRouter()
 
 @router.websocket("/ws/rooms/{code}")
 async def room_socket(websocket: WebSocket, code: str, rooms: RoomsDep, settings: SettingsDep,
-                      clients: ClientsDep) -> None:
+                      clients: ClientsDep, limits: LimitsDep) -> None:
     """The game: the protocol of docs/web-protocol.md."""
     address = websocket.client.host if websocket.client else "unknown"
     await websocket.accept()
@@ -24,6 +26,13 @@ async def room_socket(websocket: WebSocket, code: str, rooms: RoomsDep, settings
         await refuse(websocket, "too_many_connections",
                      _("too many connections from your address ({n} at most)").format(
                          n=settings.max_connections_per_client), 1008)
+        return
+    try:  # the code is looked up as REST looks it up (limited per address); the hello's lang is not known yet
+        if await find_room(code, rooms, limits, address) is None:
+            await refuse(websocket, "unknown_room", await no_room(code, rooms), 1008)
+            return
+    except Limited as e:
+        await refuse(websocket, e.code, e.message, 1008)
         return
     clients[address] += 1
     try:

@@ -102,7 +102,7 @@ export async function showLobby() {
     t("quick_game_start")));
 
   const codeInput = h("input", { id: "join-code", autocomplete: "off", autocapitalize: "characters",
-    maxlength: "6", spellcheck: "false", pattern: "[A-Za-z0-9]{6}" });
+    maxlength: "9", spellcheck: "false", pattern: "[A-Za-z0-9]{6}([A-Za-z0-9]{3})?" });
   const join = h("form", { class: "card", onsubmit: (e) => {
     e.preventDefault();
     const code = codeInput.value.trim().toUpperCase();
