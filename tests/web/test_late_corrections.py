@@ -28,7 +28,7 @@ BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url(tmp_path))) as c:
+    with TestClient(create_app(db_url(tmp_path), public_history=True)) as c:
         yield c
 
 
