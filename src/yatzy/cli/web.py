@@ -29,13 +29,22 @@ def serve(
         "--allowed-host", help="a name (or name:port) the server answers to, beside the --host "
                                "address, localhost and 127.0.0.1; repeat for more (other Host headers "
                                "are refused)")] = None,
+    proxy: Annotated[list[str] | None, typer.Option(
+        "--proxy", help="the address (or network, such as 10.0.0.0/8) of a reverse proxy in front whose "
+                        "X-Forwarded-For names the client; repeat for more (without it no forwarded "
+                        "address is trusted, not even from 127.0.0.1)")] = None,
+    connections_per_address: Annotated[int | None, typer.Option(
+        min=1, help="WebSockets one client address may hold at once (default 256: a school class "
+                    "behind one address needs about 200)")] = None,
     lang: LangOpt = "en",
 ) -> None:
-    """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md)."""
-    from ..web.app import create_app, run_server
+    """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md;
+    running it behind nginx: docs/deploy.md)."""
+    from ..web.app import CONNECTIONS_PER_ADDRESS, create_app, run_server
 
     try:
-        web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])])
+        web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])], proxies=proxy or [],
+                             max_connections_per_client=connections_per_address or CONNECTIONS_PER_ADDRESS)
     except YatzyError as e:
         fail(e)
     run_server(web_app, host, port)

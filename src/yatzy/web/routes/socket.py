@@ -1,13 +1,16 @@
 """The game's WebSocket, ``/ws/rooms/{code}``: one :class:`~yatzy.web.connection.Connection`
-per client, at most ``max_connections_per_client`` of them from one address."""
+per client, at most ``max_connections_per_client`` of them from one address
+(:func:`~yatzy.web.security.client_address`). The refusal is worded in the ``lang`` of the
+URL's query, the page's language (the hello that says it is not read)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket
 
-from ...i18n import _
+from ...i18n import LANGUAGES, _, language
 from ..connection import Connection, refuse
 from ..deps import ClientsDep, RoomsDep, SettingsDep
+from ..security import client_address
 
 __all__ = ["router"]
 
@@ -18,12 +21,14 @@ router = APIRouter()
 async def room_socket(websocket: WebSocket, code: str, rooms: RoomsDep, settings: SettingsDep,
                       clients: ClientsDep) -> None:
     """The game: the protocol of docs/web-protocol.md."""
-    address = websocket.client.host if websocket.client else "unknown"
+    address = client_address(websocket)
     await websocket.accept()
     if clients[address] >= settings.max_connections_per_client:
-        await refuse(websocket, "too_many_connections",
-                     _("too many connections from your address ({n} at most)").format(
-                         n=settings.max_connections_per_client), 1008)
+        lang = websocket.query_params.get("lang", "en")
+        with language(lang if lang in LANGUAGES else "en"):
+            await refuse(websocket, "too_many_connections",
+                         _("too many connections from your address ({n} at most)").format(
+                             n=settings.max_connections_per_client), 1008)
         return
     clients[address] += 1
     try:
