@@ -129,3 +129,19 @@ def test_serve_names_its_default_connection_limit() -> None:
     help_text = " ".join(CliRunner().invoke(cli, ["serve", "--help"]).output.split())
     assert f"default {CONNECTIONS_PER_ADDRESS}:" in help_text
     assert CONNECTIONS_PER_ADDRESS >= 30 * (4 + 2)  # a class of 30 rooms of 4, a spectator or two each
+
+
+def test_uvicorn_reads_no_forwarded_header_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told not to: any local client could
+    name itself any address (a real process shows it: test_deploy.py). The app reads them."""
+    import uvicorn
+
+    from yatzy.web.app import run_server
+
+    told: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: told.update(options))
+    monkeypatch.setattr("gc.freeze", lambda: None)
+    monkeypatch.setattr("sys.setswitchinterval", lambda interval: None)
+    monkeypatch.setattr("gc.set_threshold", lambda *thresholds: None)
+    run_server(object())  # type: ignore[arg-type]
+    assert told["proxy_headers"] is False
