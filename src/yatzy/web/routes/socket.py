@@ -1,7 +1,7 @@
 """The game's WebSocket, ``/ws/rooms/{code}``: one :class:`~yatzy.web.connection.Connection`
 per client, at most ``max_connections_per_client`` of them from one address
-(:func:`~yatzy.web.security.client_address`). The refusal is worded in the ``lang`` of the
-URL's query, the page's language (the hello that says it is not read)."""
+(:func:`~yatzy.web.security.client_address`). That refusal comes before the hello (which
+names the client's language) is read, so it is worded in the URL's ``lang``, the page's."""
 
 from __future__ import annotations
 
