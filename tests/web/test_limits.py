@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 
 from helpers.web import db_url, make_room, receive
 from yatzy.web.app import create_app
-from yatzy.web.limits import Bucket, Limited, Limits, client_key
+from yatzy.web.limits import Bucket, Limited, Limits
+from yatzy.web.security import address_key as client_key
 
 HIT_BURST, HIT_RATE = 8, 2.0
 MISS_BURST, MISS_RATE = 4, 1 / 20

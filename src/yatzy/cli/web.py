@@ -47,10 +47,18 @@ def serve(
         min=1, help="new rooms one client address may make an hour (default: 100)")] = None,
     public_history: Annotated[bool, typer.Option(
         help="let anyone list and replay every stored game (default: each sees their rooms' games)")] = False,
+    proxy: Annotated[list[str] | None, typer.Option(
+        "--proxy", help="the address (or network, such as 10.0.0.0/8) of a reverse proxy in front whose "
+                        "X-Forwarded-For names the client; repeat for more (without it no forwarded "
+                        "address is trusted, not even from 127.0.0.1)")] = None,
+    connections_per_address: Annotated[int | None, typer.Option(
+        min=1, help="WebSockets one client address may hold at once (default 256: a school class "
+                    "behind one address needs about 200)")] = None,
     lang: LangOpt = "en",
 ) -> None:
-    """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md)."""
-    from ..web.app import create_app, run_server
+    """Run the web server: rooms for games in the browser (protocol: docs/web-protocol.md;
+    running it behind nginx: docs/deploy.md)."""
+    from ..web.app import CONNECTIONS_PER_ADDRESS, create_app, run_server
     from ..web.budget import TableBudget, parse_variant
     from ..web.limits import Limits
 
@@ -59,7 +67,8 @@ def serve(
                              [parse_variant(v) for v in prepare or []])
         web_app = create_app(db, pubsub, allowed_hosts=[host, *(allowed_host or [])], budget=budget,
                              limits=Limits() if rooms_per_hour is None else Limits(rooms_per_hour),
-                             public_history=public_history)
+                             public_history=public_history, proxies=proxy or [],
+                             max_connections_per_client=connections_per_address or CONNECTIONS_PER_ADDRESS)
     except YatzyError as e:
         fail(e)
     run_server(web_app, host, port)

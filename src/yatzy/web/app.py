@@ -8,8 +8,10 @@ proves the dice fair, its analysis and the history (:mod:`yatzy.web.routes`; the
 :class:`~yatzy.web.connection.Connection` per client.
 
 Limits, each refused with a clear error: messages over :data:`~yatzy.web.protocol.MAX_MESSAGE_BYTES`,
-more than ``max_connections_per_client`` connections from one address, and no hello within
-``hello_timeout`` seconds. A connection sending faster than the rate limit is read more
+more than ``max_connections_per_client`` connections from one address (by default
+:data:`CONNECTIONS_PER_ADDRESS`), and no hello within ``hello_timeout`` seconds. The address
+is the connection's own, or the one a configured reverse proxy (``proxies``) forwarded:
+:func:`~yatzy.web.security.client_address`. A connection sending faster than the rate limit is read more
 slowly (its messages wait, none is dropped).
 """
 
@@ -36,8 +38,15 @@ from .rooms import Rooms
 from .routes import analysis, history, page, rooms, socket
 from .security import allowed_hosts as host_names
 from .security import install
+from .security import proxies as proxy_addresses
 
-__all__ = ["create_app", "run_server"]
+__all__ = ["CONNECTIONS_PER_ADDRESS", "create_app", "run_server"]
+
+CONNECTIONS_PER_ADDRESS = 256
+"""The WebSockets one address may hold at once (``yatzy serve --connections-per-address``):
+a school class behind one NAT address, 30 rooms of up to 4 players each with the page open
+and a spectator or two per room, is about 150-200; one client alone cannot hold more than
+this many (each costs the server a task and its buffers)."""
 
 
 @asynccontextmanager
@@ -59,12 +68,13 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: Database | None = None,
-               max_connections_per_client: int = 16, rate: float = 20.0, burst: int = 40,
+               max_connections_per_client: int = CONNECTIONS_PER_ADDRESS, rate: float = 20.0, burst: int = 40,
                hello_timeout: float = 10.0, public_url: str | None = None,
                coach_wait: float = 1.0, allowed_hosts: Iterable[str] | None = None,
                budget: TableBudget | None = None,
                limits: Limits | None = None, expiry: Expiry | None = None,
-               public_history: bool = False) -> FastAPI:
+               public_history: bool = False,
+               proxies: Iterable[str] = ()) -> FastAPI:
     """The web server's app: rooms stored in ``db_url`` (SQLite in the data folder by default;
     ``postgresql://...`` for PostgreSQL), events fanned out through ``pubsub_url`` (in
     process by default).
@@ -74,7 +84,9 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     ``coach_wait``: seconds the coach (and the analysis) wait for a table being built before
     answering "preparing"; ``allowed_hosts``: the names (``host`` or ``host:port``) a request's
     ``Host`` may be, beside localhost, 127.0.0.1 and the public URL's (None: any, as in tests;
-    ``yatzy serve`` always names them). The defences of :mod:`yatzy.web.security` are in front.
+    ``yatzy serve`` always names them); ``proxies``: the reverse proxies (IP addresses or
+    networks) whose ``X-Forwarded-For`` names the client (none: the connection's own address
+    always). The defences of :mod:`yatzy.web.security` are in front.
     ``budget``: the solver tables prepared at start and the budget for the others
     (:mod:`yatzy.web.budget`; its defaults and nothing prepared if None).
     ``limits``: how fast one client address may look rooms up by code and make new ones
@@ -84,8 +96,9 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     the rooms whose tokens a request shows: :mod:`yatzy.web.routes.history`).
 
     :raises StorageError: the database cannot be opened or migrated.
-    :raises InvalidActionError: an unknown pub/sub URL.
+    :raises InvalidActionError: an unknown pub/sub URL, or a proxy that is not an address.
     """
+    trusted = proxy_addresses(proxies)
     database = db or Database(db_url)
     database.use_wal()
     pubsub = PubSub.from_url(pubsub_url)
@@ -109,7 +122,7 @@ def create_app(db_url: str | None = None, pubsub_url: str | None = None, *, db: 
     app.state.analyses = {}
     for group in (analysis, history, rooms, socket, page):
         app.include_router(group.router)
-    install(app, None if allowed_hosts is None else host_names(allowed_hosts, None, public_url))
+    install(app, None if allowed_hosts is None else host_names(allowed_hosts, None, public_url), trusted)
     return app
 
 
@@ -141,4 +154,4 @@ def run_server(app: FastAPI, host: str = "127.0.0.1", port: int = 8000, log_leve
     ours = {"handlers": ["default"], "level": log_level.upper(), "propagate": False}
     loggers = {**LOGGING_CONFIG["loggers"], "yatzy": ours}
     uvicorn.run(app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=False,
-                log_level=log_level, log_config={**LOGGING_CONFIG, "loggers": loggers})
+                proxy_headers=False, log_level=log_level, log_config={**LOGGING_CONFIG, "loggers": loggers})

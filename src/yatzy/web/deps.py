@@ -23,6 +23,7 @@ from .limits import Limited, Limits
 from .protocol import ErrorCode
 from .room import Room
 from .rooms import Rooms
+from .security import client_address
 
 __all__ = [
     "MAX_ROOM_TOKENS", "STATUS", "Analyses", "AnalysesDep", "BaseUrl", "BudgetDep", "Clients", "ClientsDep",
@@ -151,8 +152,9 @@ RoomTokensDep = Annotated[list[str], Depends(room_tokens)]
 
 
 def address(connection: HTTPConnection) -> str:
-    """The client's address as the server trusts it (behind a proxy: the one it forwards)."""
-    return connection.client.host if connection.client else "unknown"
+    """The client's address as the server trusts it (behind a proxy: the one it forwards), as
+    every per-address limit counts it (:func:`~yatzy.web.security.client_address`)."""
+    return client_address(connection)
 
 
 async def find_room(code: str, rooms: Rooms, limits: Limits, client: str) -> Room | None:

@@ -7,12 +7,11 @@ then a code that names a room takes a hit, one that names none (or an expired ro
 Hits are many (a family's reloads never run out); misses are few and come back slowly, so
 guessing codes crawls (docs/security.md has the arithmetic). The address is the one the
 server trusts (``request.client.host``: behind a proxy, the proxy says it); an IPv6 address
-counts as its /64 network, which one household or client holds whole.
+counts as its /64 network (`security.address_key`), which one household or client holds whole.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -20,8 +19,9 @@ from dataclasses import dataclass, field
 
 from ..i18n import _, ngettext
 from .protocol import ErrorCode
+from .security import address_key
 
-__all__ = ["HITS", "MISSES", "ROOMS_PER_HOUR", "Bucket", "Limited", "Limits", "client_key"]
+__all__ = ["HITS", "MISSES", "ROOMS_PER_HOUR", "Bucket", "Limited", "Limits"]
 
 HITS = (240, 4.0)
 """Lookups of codes that name a room: 240 at once, 4 more a second."""
@@ -73,20 +73,6 @@ class Limited(Exception):  # noqa: N818 - a refusal, as the routes' Refusal
         return _seconds(self.wait)
 
 
-def client_key(address: str) -> str:
-    """What a client's buckets are kept under: its IPv4 address, or its IPv6 address's /64
-    network (a client given a /64 could otherwise take a new address for every guess)."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address  # not an address (a test client's name)
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
-
-
 def _seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
 
@@ -117,7 +103,7 @@ class Limits:
 
     def before_lookup(self, address: str) -> None:
         """:raises Limited: the address has no hit or no miss left (in the current language)."""
-        now, key = self.clock(), client_key(address)
+        now, key = self.clock(), address_key(address)
         wait = max(self.hits.wait(key, now), self.misses.wait(key, now))
         if wait:
             words = _("too many room codes asked from your address") + "; " + _again(wait)
@@ -125,11 +111,11 @@ class Limits:
 
     def looked_up(self, address: str, found: bool) -> None:
         """Count a lookup: a hit, or a miss (no such room)."""
-        (self.hits if found else self.misses).take(client_key(address), self.clock())
+        (self.hits if found else self.misses).take(address_key(address), self.clock())
 
     def before_new_room(self, address: str) -> None:
         """:raises Limited: the address made :attr:`rooms_per_hour` rooms in the last hour."""
-        now, key = self.clock(), client_key(address)
+        now, key = self.clock(), address_key(address)
         wait = self.rooms.wait(key, now)
         if wait:
             raise Limited(code="too_many_rooms", wait=wait, message=ngettext(
@@ -139,4 +125,4 @@ class Limits:
 
     def made_room(self, address: str) -> None:
         """Count a room made (a refused one is not counted)."""
-        self.rooms.take(client_key(address), self.clock())
+        self.rooms.take(address_key(address), self.clock())

@@ -13,12 +13,17 @@
 - **WebSocket origin**: a browser's WebSocket from a page of another site is refused at
   connect (closed 1008 before it is accepted: the handshake gets HTTP 403); a client
   without ``Origin`` (not a browser) is let in, its token is what it must show.
+- **Client addresses**: a forwarded address (``X-Forwarded-For``) counts only when the
+  connection comes from a configured proxy (:func:`install`'s ``proxies``, uvicorn's
+  ``ProxyHeadersMiddleware``); with none, no forwarded header is trusted, not even from
+  127.0.0.1. :func:`client_address` is the one address every per-address limit counts.
 - **Validation errors** that name a number JSON cannot carry (``1e400`` is read as infinity)
   are answered 422 with the number as text, not a 500.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import math
 from collections.abc import Iterable
@@ -29,12 +34,16 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from ..errors import InvalidActionError
 from ..i18n import LANGUAGES, _, language
 from .protocol import ErrorCode
 
-__all__ = ["DEFAULT_HOSTS", "SecurityMiddleware", "install", "allowed_hosts"]
+__all__ = ["DEFAULT_HOSTS", "SecurityMiddleware", "address_key", "allowed_hosts", "client_address", "install",
+           "proxies"]
 
 DEFAULT_HOSTS = ("localhost", "127.0.0.1")
 """The names a server always answers to, beside the address it listens on."""
@@ -53,6 +62,48 @@ def allowed_hosts(names: Iterable[str], bind: str | None, public_url: str | None
     if public_url and urlsplit(public_url).netloc:
         hosts.add(urlsplit(public_url).netloc.lower())
     return frozenset(hosts)
+
+
+def proxies(values: Iterable[str]) -> list[str]:
+    """The reverse proxies whose ``X-Forwarded-For`` is trusted, each an IP address or a network
+    (``10.0.0.0/8``), written as uvicorn reads them.
+
+    :raises InvalidActionError: a value is neither (uvicorn would take it as a name that never
+        matches, and trust nothing without a word).
+    """
+    checked = []
+    for value in values:
+        try:
+            checked.append(str(ipaddress.ip_network(value.strip(), strict=False)) if "/" in value
+                           else str(ipaddress.ip_address(value.strip())))
+        except ValueError:
+            raise InvalidActionError(_("{value} is not an IP address or network (such as 127.0.0.1 or "
+                                       "10.0.0.0/8)").format(value=value)) from None
+    return checked
+
+
+def client_address(connection: HTTPConnection) -> str:
+    """The address a request or WebSocket comes from, as every per-address limit counts it: the
+    connection's own, or the one a trusted proxy forwarded (see :func:`install`), as
+    :func:`address_key` counts it. (From a middleware: ``client_address(HTTPConnection(scope))``.)
+    """
+    return address_key(connection.client.host if connection.client else "")
+
+
+def address_key(host: str) -> str:
+    """What one client is counted as: its IPv4 address (also when a dual-stack socket writes it
+    as ``::ffff:192.0.2.1``), or its IPv6 address's /64 network, the block one household or
+    machine is given, so stepping through it does not make a new client; a name that is no
+    address (a test client's) as it is."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host or "unknown"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def _host_name(netloc: str) -> str:
@@ -159,7 +210,15 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": detail}, 422)
 
 
-def install(app: FastAPI, hosts: frozenset[str] | None) -> None:
-    """Put the defences in front of ``app``'s routes (``hosts``: the allowed hosts, None: any)."""
+def install(app: FastAPI, hosts: frozenset[str] | None, trusted: Iterable[str] = ()) -> None:
+    """Put the defences in front of ``app``'s routes (``hosts``: the allowed hosts, None: any).
+
+    ``trusted``: the reverse proxies (addresses or networks, from :func:`proxies`) whose
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` stand for the client's; uvicorn's middleware
+    reads them outermost, so every check and limit sees the client's address. None trusted: no
+    forwarded header counts (uvicorn's own reading is off, see :func:`~yatzy.web.app.run_server`).
+    """
     app.add_middleware(SecurityMiddleware, hosts=hosts)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    if trusted := list(trusted):
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=trusted)

@@ -1,15 +1,18 @@
 """The game's WebSocket, ``/ws/rooms/{code}``: one :class:`~yatzy.web.connection.Connection`
-per client, at most ``max_connections_per_client`` of them from one address, its code
-looked up within the address's limits (:mod:`yatzy.web.limits`)."""
+per client, at most ``max_connections_per_client`` of them from one address
+(:func:`~yatzy.web.security.client_address`), its code looked up within the address's limits
+(:mod:`yatzy.web.limits`). The refusal of too many connections comes before the hello (which
+names the client's language) is read, so it is worded in the URL's ``lang``, the page's."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket
 
-from ...i18n import _
+from ...i18n import LANGUAGES, _, language
 from ..connection import Connection, refuse
 from ..deps import ClientsDep, LimitsDep, RoomsDep, SettingsDep, find_room, no_room
 from ..limits import Limited
+from ..security import client_address
 
 __all__ = ["router"]
 
@@ -20,12 +23,14 @@ router = APIRouter()
 async def room_socket(websocket: WebSocket, code: str, rooms: RoomsDep, settings: SettingsDep,
                       clients: ClientsDep, limits: LimitsDep) -> None:
     """The game: the protocol of docs/web-protocol.md."""
-    address = websocket.client.host if websocket.client else "unknown"
+    address = client_address(websocket)
     await websocket.accept()
     if clients[address] >= settings.max_connections_per_client:
-        await refuse(websocket, "too_many_connections",
-                     _("too many connections from your address ({n} at most)").format(
-                         n=settings.max_connections_per_client), 1008)
+        lang = websocket.query_params.get("lang", "en")
+        with language(lang if lang in LANGUAGES else "en"):
+            await refuse(websocket, "too_many_connections",
+                         _("too many connections from your address ({n} at most)").format(
+                             n=settings.max_connections_per_client), 1008)
         return
     try:  # the code is looked up as REST looks it up (limited per address); the hello's lang is not known yet
         if await find_room(code, rooms, limits, address) is None:

@@ -24,7 +24,9 @@ export class Connection {
   /** Open the socket and resume after ``from`` (by default the last version seen). */
   open(from = this.lastVersion()) {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/rooms/${this.code}`);
+    // the language in the URL too: a refusal before the resume is read (too many connections
+    // from one address) comes in it
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/rooms/${this.code}?lang=${lang}`);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 500;
