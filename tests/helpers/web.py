@@ -12,8 +12,9 @@ import socket
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -226,6 +227,15 @@ def yatzy_serve(port: int, *options: str, log: Path, kill: bool = False) -> Iter
         yield proc
     finally:
         stop_process(proc, kill=kill)
+
+
+def serve_together(stack: ExitStack, *runs: tuple[int, Sequence[str], Path]) -> list[subprocess.Popen[bytes]]:
+    """Several :func:`yatzy_serve` processes (port, options, log) started at once, since each
+    takes seconds to import and open its database, and stopped when ``stack`` closes."""
+    with ThreadPoolExecutor(len(runs)) as starting:
+        started = [starting.submit(lambda run: stack.enter_context(yatzy_serve(run[0], *run[1], log=run[2])),
+                                   run) for run in runs]
+        return [f.result() for f in started]
 
 
 def answers(base: str, proc: subprocess.Popen[bytes], log: Path) -> bool:

@@ -23,7 +23,6 @@ import shutil
 import socket
 import subprocess
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +34,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from helpers.wait import DEADLINE, wait_for
-from helpers.web import POSTGRES, REDIS, db_url, free_port, postgres_schema, stop_process, yatzy_serve
+from helpers.web import POSTGRES, REDIS, db_url, free_port, postgres_schema, serve_together, stop_process
 from yatzy.storage import Database
 
 pytestmark = pytest.mark.slow  # nginx and two server processes: not in the fast tier
@@ -135,9 +134,8 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
         ports = free_port(), free_port()
         options = ["--db", db, *(["--pubsub", REDIS] if REDIS else []), "--proxy", "127.0.0.1",
                    "--connections-per-address", str(LIMIT)]
-        with ThreadPoolExecutor(2) as starting:  # both start at once (each takes a second or two)
-            list(starting.map(lambda port, name: stack.enter_context(
-                yatzy_serve(port, *options, log=folder / f"{name}.log")), ports, "ab"))
+        serve_together(stack, *((port, options, folder / f"{name}.log")
+                                for port, name in zip(ports, "ab", strict=True)))
         front = free_port()
         stack.enter_context(nginx(folder, front, ports))
         yield Deployment(f"http://127.0.0.1:{front}", tuple(f"http://127.0.0.1:{p}" for p in ports),  # type: ignore[arg-type]

@@ -47,6 +47,7 @@ from helpers.web import (
     database_url,
     free_port,
     postgres_schema,
+    serve_together,
     stop_process,
     yatzy_serve,
 )
@@ -204,8 +205,11 @@ def start_servers(logs: Path) -> Iterator[Servers]:
     with ExitStack() as stack:
         url = stack.enter_context(postgres_schema())
         Database(url).close()  # the schema, made once before both processes open it
-        a, proc_a = stack.enter_context(server_process(url, REDIS, logs / "a.log"))
-        b, proc_b = stack.enter_context(server_process(url, REDIS, logs / "b.log"))
+        ports = free_port(), free_port()
+        options = ("--db", url, "--pubsub", REDIS)
+        proc_a, proc_b = serve_together(stack, *((port, options, logs / f"{name}.log")
+                                                 for port, name in zip(ports, "ab", strict=True)))
+        a, b = (f"http://127.0.0.1:{port}" for port in ports)
         yield Servers(url, a, b, proc_a, proc_b)
 
 
