@@ -15,14 +15,13 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from . import saves
+from . import checks, saves
 from .actions import Action, Restore, Roll, Score
-from .dice import Dice, is_submultiset, normalize, show_dice, sub_multisets
+from .dice import Dice, normalize, show_dice, sub_multisets
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .i18n import _, ngettext
-from .names import box_label, category_name
 from .registry import get_ruleset
-from .rules import Ruleset, check_tiles
+from .rules import Ruleset
 from .seats import Seat
 from .state import Amendment, GameState, Outcome, PlayerState, Standing, Termination, Turn
 
@@ -287,26 +286,7 @@ class Game:
         self.log.append(action)
 
     def _check_roll(self, action: Roll) -> Dice:
-        keep = normalize(action.keep)
-        st = self.state
-        if self.rolls_left <= 0:
-            raise IllegalActionError(_("no rolls left this turn; score the dice in a box"))
-        if st.dice is None:
-            if keep:
-                raise IllegalActionError(_("the first roll of a turn throws all dice; keep nothing"))
-            return keep
-        if not is_submultiset(keep, st.dice):
-            raise IllegalActionError(
-                _("cannot keep {keep}: the dice on the table are {dice}").format(
-                    keep=show_dice(keep), dice=show_dice(st.dice))
-            )
-        if len(keep) == len(st.dice):
-            raise IllegalActionError(
-                _("keeping every die would spend a roll for nothing; keep fewer dice or score")
-            )
-        if self.ruleset.must_keep_one and not keep:
-            raise IllegalActionError(_("house rule must_keep_one: keep at least one die to re-roll"))
-        return keep
+        return checks.keep(self.ruleset, self.state.dice, self.rolls_left, action.keep)
 
     def _apply_roll(self, action: Roll) -> None:
         keep = self._check_roll(action)
@@ -328,21 +308,12 @@ class Game:
         options = self.score_options()
         p = self.player
         if cat not in options:
-            if cat in p.card:
-                raise IllegalActionError(_("box {box} is filled already; choose an open box from the list")
-                                         .format(box=self._box(cat)))
-            allowed = ", ".join(self._box(c) for c in options)
-            if rs.order is not None:
-                raise IllegalActionError(_("this game fills the boxes in order: the next one is {box}")
-                                         .format(box=allowed))
-            raise IllegalActionError(
-                _("box {box} cannot take these dice now (joker rule); you may score: {boxes}")
-                .format(box=self._box(cat), boxes=allowed))
+            checks.refuse_box(rs, p.card, cat, options)
         out_tiles, returns = rs.tile_moves(cat, st.dice, st.out)
         if not rs.uses_board and action.returns:
             raise InvalidActionError(
                 _("{rules} has no tile board; leave out the tile returns").format(rules=rs.name))
-        back = self._returns(cat, returns, action.returns) if rs.uses_board else frozenset()
+        back = checks.tile_returns(cat, returns, action.returns) if rs.uses_board else frozenset()
         extra = rs.extra_points(p.card, st.dice)
         # every check passed: commit
         p.card[cat] = options[cat]
@@ -355,44 +326,8 @@ class Game:
         st.rolls_used = 0
         st.current = (st.current + 1) % len(st.players)
 
-    def _box(self, category: str) -> str:
-        """A box as a player names it: its fixed number and its name ("6 Sixes")."""
-        return box_label(self.ruleset.category_ids.index(category) + 1, category_name(category))
-
-    def _returns(self, category: str, choices: list[frozenset[int]],
-                 returns: Iterable[object] | None) -> frozenset[int]:
-        """DOZZY: the tiles that come back with a score, among the rules' ``choices``; a refusal
-        writes the allowed ones as the scores to type (``s n3 4 5 or s n3 9``)."""
-        ways = _(" or ").join(str(Score(category, tuple(sorted(c)) if len(choices) > 1 else None))
-                              for c in choices)
-        if returns is None:
-            if len(choices) > 1:
-                raise IllegalActionError(_("choose which tiles come back: {ways}").format(ways=ways))
-            return choices[0]
-        chosen = check_tiles(returns)
-        if chosen in choices:
-            return chosen
-        if choices == [frozenset()]:
-            raise IllegalActionError(_("no tiles come back with this score: write {ways}").format(ways=ways))
-        raise IllegalActionError(
-            ngettext("tile {tiles} cannot come back with this score; choose {ways}",
-                     "tiles {tiles} cannot come back with this score; choose {ways}", len(chosen))
-            .format(tiles=" ".join(map(str, sorted(chosen))), ways=ways))
-
     def _apply_restore(self, action: Restore) -> None:
-        n = self.may_restore()
-        if n == 0:
-            raise IllegalActionError(
-                _("tiles may come back only before the first roll of a turn with 4 or more out")
-            )
-        tiles = action.tiles
-        chosen = check_tiles(tiles)
-        if len(chosen) != n or len(tiles) != n or not chosen <= self.state.out:
-            raise IllegalActionError(
-                ngettext("bring back exactly {n} tile of those that are out ({out}), leaving 3 out",
-                         "bring back exactly {n} tiles of those that are out ({out}), leaving 3 out", n)
-                .format(n=n, out=show_dice(sorted(self.state.out)))
-            )
+        chosen = checks.restore(self.may_restore(), action.tiles, self.state.out)
         self.state.out = self.state.out - chosen
 
     # ---- undo, save, load ---------------------------------------------------------
