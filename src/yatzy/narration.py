@@ -20,14 +20,10 @@ from .actions import Restore, Roll, Score, parse_action
 from .analysis import Analysis, Decision, SeatAnalysis
 from .bots import level_name
 from .dice import show_dice
-from .i18n import _, language, ngettext, number
-from .names import box_label, category_name
-from .registry import find_variant
-from .session import (
+from .events import (
     Amended,
     Event,
     GameOver,
-    Preparing,
     Rolled,
     RollOff,
     Scored,
@@ -37,6 +33,10 @@ from .session import (
     Undone,
     event_from_dict,
 )
+from .i18n import _, language, ngettext, number
+from .names import box_label, category_name
+from .registry import find_variant
+from .session import Preparing
 from .views import GameView, and_list
 
 if TYPE_CHECKING:  # types only: the solver and the storage are heavy to import

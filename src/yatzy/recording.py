@@ -14,8 +14,9 @@ from collections.abc import Callable
 
 from .analysis import Analysis
 from .errors import YatzyError
+from .events import Event
 from .i18n import _, language
-from .session import Event, Session
+from .session import Session
 from .storage import Database, record_game, store_analysis
 
 

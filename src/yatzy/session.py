@@ -5,7 +5,7 @@ end asks :meth:`Session.waiting_for` whose input it needs, sends a person's move
 :meth:`Session.act`, lets bots play at its own pace with :meth:`Session.step` or
 :meth:`Session.advance`, and draws :meth:`Session.view`. Everything that happens comes back
 as events (and goes to subscribers), so a front end shows moves without diffing states.
-Events are data, without words: :mod:`yatzy.narration` tells them.
+Events (:mod:`yatzy.events`) are data, without words: :mod:`yatzy.narration` tells them.
 
 The engine alone changes the game; the session only decides who may move and reports.
 No event carries the dice seed or the RNG state.
@@ -14,34 +14,41 @@ No event carries the dice seed or the RNG state.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from .actions import parse_action
 from .bots import BOTS, Player, make_bot, needs_table
 from .errors import IllegalActionError, InvalidActionError, YatzyError
+from .events import (
+    Amended,
+    Event,
+    GameOver,
+    Rolled,
+    RollOff,
+    Scored,
+    TilesMoved,
+    TilesRestored,
+    TurnPassed,
+    Undone,
+)
 from .game import Action, Game, Outcome, Restore, Roll
 from .i18n import _, check_language, language
 from .solver.tables import Clock, table
 from .views import (
     GameView,
     OutcomeView,
-    StandingView,
     game_view,
     last_move,
     outcome_view,
-    plain,
 )
 
-__all__ = ["DEFAULT_SAVE", "EVENTS", "Event", "GameOver", "Preparing", "RollOff", "Rolled", "SaveError",
-           "Scored", "Session", "TilesMoved", "TilesRestored", "TurnPassed", "Undone", "Amended",
-           "event_from_dict"]
+__all__ = ["DEFAULT_SAVE", "Preparing", "SaveError", "Session"]
 
 
 DEFAULT_SAVE = "yatzy-game.json"
@@ -56,135 +63,6 @@ class SaveError(YatzyError):
         """Where the game was to go, and why it could not (the system's words)."""
         super().__init__(_("could not save the game to {path}: {reason}; the game goes on").format(
             path=path, reason=reason))
-
-
-# ---- events -------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened. ``seq`` counts the session's events from 1; ``version`` is the
-    game's :attr:`~yatzy.game.Game.version` right after it (a view of that version shows it)."""
-
-    kind: ClassVar[str] = "event"
-    seq: int
-    version: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **plain(self)}
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False)
-
-
-@dataclass(frozen=True)
-class RollOff(Event):
-    """Who starts: every player rolled one die, and those tied for the highest rolled again."""
-
-    kind: ClassVar[str] = "roll_off"
-    rounds: tuple[tuple[tuple[int, int], ...], ...]
-    """Each round as (player, die) pairs."""
-    first: int
-
-
-@dataclass(frozen=True)
-class Rolled(Event):
-    kind: ClassVar[str] = "rolled"
-    player: int
-    kept: tuple[int, ...]
-    rolled: tuple[int, ...]
-    """The new dice (sorted); ``kept`` plus these are the dice on the table."""
-    dice: tuple[int, ...]
-    rolls_left: int
-    """Normal rolls left this turn."""
-    bank: int
-    """Saved rolls still usable this turn (Maxi, Osto)."""
-    roll: int
-    """Which roll of the turn this was: 1 for the first."""
-
-
-@dataclass(frozen=True)
-class Scored(Event):
-    kind: ClassVar[str] = "scored"
-    player: int
-    box: str
-    number: int
-    """The box's fixed number on the card."""
-    points: int
-    yahtzee_bonus: int
-    """Points of an extra Yahtzee earned with this score (0 if none)."""
-    total: int
-    bank: int
-    """The player's saved rolls after this score (Maxi, Osto)."""
-
-
-@dataclass(frozen=True)
-class TilesMoved(Event):
-    """DOZZY, after every score: the tiles it sent out and those that came back."""
-
-    kind: ClassVar[str] = "tiles_moved"
-    player: int
-    tiles_out: tuple[int, ...]
-    tiles_back: tuple[int, ...]
-    board_out: tuple[int, ...]
-    """Every tile out of play now."""
-
-
-@dataclass(frozen=True)
-class TilesRestored(Event):
-    """DOZZY, before a turn's first roll: tiles brought back into play."""
-
-    kind: ClassVar[str] = "tiles_restored"
-    player: int
-    tiles: tuple[int, ...]
-    board_out: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class TurnPassed(Event):
-    kind: ClassVar[str] = "turn_passed"
-    player: int
-    """Whose turn it is now."""
-    round: int
-
-
-@dataclass(frozen=True)
-class Undone(Event):
-    kind: ClassVar[str] = "undone"
-    player: int
-    """Whose move was taken back (and whose turn it is again)."""
-    action: str
-    """The move taken back, in the action notation."""
-    box: str | None
-    """A score taken back: its box (None for a tile return)."""
-    number: int | None
-    """A score taken back: the box's fixed number."""
-
-
-@dataclass(frozen=True)
-class Amended(Event):
-    """A finished turn of a scorekeeper game was written again (a correction)."""
-
-    kind: ClassVar[str] = "amended"
-    player: int
-    turn: int
-    """The turn's place among the game's turns (0 first)."""
-    round: int
-    """The player's round that was corrected (1 first)."""
-    old: tuple[str, ...]
-    """The turn as it was, in the action notation."""
-    new: tuple[str, ...]
-    totals: tuple[int, ...]
-    """Every player's total after the correction."""
-    after_end: bool = False
-    """The game was over: a correction of its standings after the end."""
-
-
-@dataclass(frozen=True)
-class GameOver(Event):
-    kind: ClassVar[str] = "game_over"
-    termination: str
-    standings: tuple[StandingView, ...]
-    winners: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -205,27 +83,6 @@ class Preparing:
     """The bot seats that wait for the table (every other seat plays meanwhile)."""
     place: int | None = None
     """loading: a server's build waits for its turn, this its place in the queue (1: the next)."""
-
-
-EVENTS: dict[str, type[Event]] = {cls.kind: cls for cls in (
-    RollOff, Rolled, Scored, TilesMoved, TilesRestored, TurnPassed, Undone, Amended, GameOver)}
-"""Every kind of event by its ``kind``."""
-
-
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """The event :meth:`Event.to_dict` wrote (a web server's copy): the same event back.
-
-    :raises KeyError: an unknown kind or a field missing; :raises TypeError: a field too many.
-    """
-    cls = EVENTS[data["kind"]]
-
-    def value(v: Any) -> Any:
-        return tuple(map(value, v)) if isinstance(v, list) else v
-
-    fields_ = {k: value(v) for k, v in data.items() if k != "kind"}
-    if cls is GameOver:
-        fields_["standings"] = tuple(StandingView(**s) for s in data["standings"])
-    return cls(**fields_)
 
 
 Subscriber = Callable[[Event], None]

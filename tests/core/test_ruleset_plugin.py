@@ -20,6 +20,7 @@ import yatzy.rulesets
 from yatzy import scoring
 from yatzy.bots import RandomBot, make_bot, play_solo, run
 from yatzy.errors import UnknownRulesetError
+from yatzy.events import Scored
 from yatzy.game import Game, Roll, Score
 from yatzy.i18n import N_
 from yatzy.names import category_name
@@ -28,7 +29,7 @@ from yatzy.registry import ALIASES, OPTIONS, RULESETS, VARIANTS, find_variant, g
 from yatzy.rules import Category, Ruleset
 from yatzy.rulesets.parts import MUST_KEEP_ONE, RulesetEntry, common, register, unregister
 from yatzy.seats import Seat
-from yatzy.session import Scored, Session
+from yatzy.session import Session
 from yatzy.solver.coach import Coach
 from yatzy.solver.solve import solve
 from yatzy.views import game_view, plain

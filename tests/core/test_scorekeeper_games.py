@@ -12,10 +12,11 @@ import pytest
 from yatzy.actions import Roll, Score, parse_action
 from yatzy.dice import is_submultiset
 from yatzy.errors import IllegalActionError, InvalidActionError
+from yatzy.events import Amended
 from yatzy.game import Game
 from yatzy.registry import VARIANTS
 from yatzy.scorekeeping import correction_boxes, round_boxes, rounds
-from yatzy.session import Amended, Session
+from yatzy.session import Session
 from yatzy.views import game_view
 
 FIVE = list(itertools.combinations_with_replacement(range(1, 7), 5))

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from yatzy.errors import InvalidActionError
+from yatzy.events import EVENTS, Event, GameOver, Rolled, RollOff, Scored, TilesMoved, Undone, event_from_dict
 from yatzy.game import Game, Roll, Score
 from yatzy.i18n import LANGUAGES, language
 from yatzy.narration import (
@@ -19,19 +20,7 @@ from yatzy.narration import (
     tiles_text,
     winners_text,
 )
-from yatzy.session import (
-    EVENTS,
-    Event,
-    GameOver,
-    Preparing,
-    Rolled,
-    RollOff,
-    Scored,
-    Session,
-    TilesMoved,
-    Undone,
-    event_from_dict,
-)
+from yatzy.session import Preparing, Session
 from yatzy.views import GameView, StandingView
 
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")

@@ -10,11 +10,12 @@ import pytest
 from helpers.tables import blocked_build
 from helpers.wait import wait_for
 from yatzy.errors import InvalidActionError
+from yatzy.events import Rolled, Scored
 from yatzy.game import Game
 from yatzy.i18n import language
 from yatzy.narration import duration_text, table_progress_text
 from yatzy.seats import Seat
-from yatzy.session import Preparing, Rolled, Scored, Session
+from yatzy.session import Preparing, Session
 from yatzy.solver.tables import Estimate, Stopped
 
 

@@ -7,24 +7,22 @@ import copy
 import pytest
 
 from yatzy.errors import IllegalActionError, InvalidActionError, YatzyError
-from yatzy.game import Game, Restore, Roll, Score
-from yatzy.i18n import language
-from yatzy.narration import preparing_text
-from yatzy.seats import Seat
-from yatzy.session import (
+from yatzy.events import (
     Event,
     GameOver,
-    Preparing,
     Rolled,
     RollOff,
-    SaveError,
     Scored,
-    Session,
     TilesMoved,
     TilesRestored,
     TurnPassed,
     Undone,
 )
+from yatzy.game import Game, Restore, Roll, Score
+from yatzy.i18n import language
+from yatzy.narration import preparing_text
+from yatzy.seats import Seat
+from yatzy.session import Preparing, SaveError, Session
 
 RULESETS = ("yatzy", "forced", "maxi", "osto", "kids", "yahtzee", "dozzy")
 ACTIONS = (Rolled, Scored, TilesRestored)

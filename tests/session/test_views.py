@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from yatzy.errors import InvalidActionError
+from yatzy.events import Event
 from yatzy.game import Game
 from yatzy.i18n import _ as translate
 from yatzy.i18n import language
 from yatzy.names import LANGUAGES, box_label
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
-from yatzy.session import Event, Session
+from yatzy.session import Session
 from yatzy.views import BonusView, GameView, and_list, bonus_progress, game_view
 
 RULESETS = ("yatzy", "forced", "maxi", "osto", "kids", "yahtzee", "dozzy")

@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 
 from helpers.games import DOZZY_ROUNDS
 from helpers.web import BOT, Player, db_url, join, make_room
+from yatzy.events import Event
 from yatzy.game import Game
 from yatzy.seats import Seat
-from yatzy.session import Event
 from yatzy.storage import Database, get_game, load_game
 from yatzy.storage.rooms import RoomStore
 from yatzy.web.app import create_app

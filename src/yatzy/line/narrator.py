@@ -6,9 +6,10 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from ..events import Event, Rolled, RollOff, Scored, TilesMoved, TilesRestored, TurnPassed, Undone
 from ..i18n import _, ngettext
 from ..narration import board_text, event_text, rolls_sentence, rolls_text, round_text
-from ..session import Event, Rolled, RollOff, Scored, Session, TilesMoved, TilesRestored, TurnPassed, Undone
+from ..session import Session
 from ..views import GameView
 from .card import name_of
 

@@ -22,6 +22,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..actions import Roll
 from ..errors import IllegalActionError, YatzyError
+from ..events import Rolled, Scored
 from ..game import Game
 from ..i18n import N_, _, language, pgettext
 from ..narration import (
@@ -34,7 +35,7 @@ from ..narration import (
 )
 from ..recording import Recorder
 from ..seats import Seat
-from ..session import DEFAULT_SAVE, Preparing, Rolled, SaveError, Scored, Session
+from ..session import DEFAULT_SAVE, Preparing, SaveError, Session
 from ..solver.coach import Option
 from ..views import GameView
 from .card import help_table, scorecard, standings_text

@@ -23,12 +23,13 @@ from rich.table import Table
 from ..actions import Score, parse_tiles
 from ..dice import parse, show_dice
 from ..errors import InvalidActionError, YatzyError
+from ..events import Amended, Event
 from ..game import Game
 from ..i18n import N_, _, language
 from ..names import box_label
 from ..narration import board_text, event_text, rolls_text, round_text, tiles_text, winners_text
 from ..scorekeeping import correction, correction_returns, rounds
-from ..session import DEFAULT_SAVE, Amended, Event, Session
+from ..session import DEFAULT_SAVE, Session
 from ..views import GameView
 from .card import scorecard, standings_text
 from .parse import Command, parse_line

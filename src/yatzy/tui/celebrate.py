@@ -6,9 +6,9 @@ worker thread as the game starts; a history that cannot be read celebrates no be
 
 from __future__ import annotations
 
+from ..events import Scored
 from ..game import Game
 from ..i18n import _
-from ..session import Scored
 from ..storage import Database, StorageError, player_stats
 from ..views import GameView
 

@@ -15,7 +15,7 @@ from textual.containers import Grid
 from textual.timer import Timer
 
 from ..dice_slots import held_slots, place
-from ..session import Event, Rolled, Scored, TilesRestored, TurnPassed, Undone
+from ..events import Event, Rolled, Scored, TilesRestored, TurnPassed, Undone
 from .widgets import Die
 
 TUMBLE = 0.4

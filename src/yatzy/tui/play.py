@@ -23,21 +23,13 @@ from textual.widgets import DataTable, Static
 
 from ..actions import parse_action
 from ..errors import YatzyError
+from ..events import Event, Rolled, Scored, TilesMoved, TurnPassed
 from ..game import Action, Roll, Score
 from ..i18n import _, language
 from ..names import box_label
 from ..narration import event_text, round_text, tiles_text
 from ..recording import Recorder
-from ..session import (
-    DEFAULT_SAVE,
-    Event,
-    Rolled,
-    SaveError,
-    Scored,
-    Session,
-    TilesMoved,
-    TurnPassed,
-)
+from ..session import DEFAULT_SAVE, SaveError, Session
 from ..solver.coach import Option
 from ..views import GameView, ScoreOption
 from . import hints

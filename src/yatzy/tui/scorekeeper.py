@@ -23,11 +23,12 @@ from textual.widgets.option_list import Option
 from ..actions import Action
 from ..dice import parse
 from ..errors import YatzyError
+from ..events import Amended, Event
 from ..i18n import _, language
 from ..names import box_label
 from ..narration import box_points_text, round_words, tiles_text, winners_text
 from ..scorekeeping import Round, correction, correction_boxes, correction_returns, rounds
-from ..session import Amended, Event, Session
+from ..session import Session
 from ..views import GameView
 from .dialogs import HelpScreen
 from .play import PlayScreen

@@ -25,10 +25,11 @@ from dataclasses import replace
 from typing import Protocol
 
 from ..bots import BOTS, level_name, make_bot, needs_table
+from ..events import Event
 from ..game import Game
 from ..i18n import _, language
 from ..seats import Seat
-from ..session import Event, Preparing, Session
+from ..session import Preparing, Session
 from ..storage.rooms import RoomStore
 from .budget import TableBudget
 from .presence import PresenceLoop

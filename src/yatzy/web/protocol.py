@@ -24,8 +24,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from ..events import EVENTS
 from ..names import LANGUAGES
-from ..session import EVENTS
 from ..views import GameView
 
 __all__ = [

@@ -41,10 +41,11 @@ from typing import Any
 
 from ..actions import Roll, parse_action
 from ..errors import IllegalActionError, InvalidActionError, YatzyError
+from ..events import Event
 from ..game import Game
 from ..i18n import _, language
 from ..scorekeeping import correction, rounds
-from ..session import Event, Session
+from ..session import Session
 from ..storage import Database, StorageError
 from ..storage.database import GroupCommit
 from ..storage.errors import RoomConflictError
