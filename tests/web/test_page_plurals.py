@@ -27,7 +27,8 @@ const [STATIC, KEY, NUMBERS] = process.argv.slice(2);
 const element = { setAttribute() {}, value: "" };
 globalThis.document = { querySelector: () => element, querySelectorAll: () => [], documentElement: {} };
 globalThis.navigator ??= { language: "en" };
-globalThis.fetch = async (url) => ({ json: async () => JSON.parse(readFileSync(`${STATIC}${url.slice(7)}`, "utf8")) });
+const read = (url) => JSON.parse(readFileSync(`${STATIC}${url.slice(7)}`, "utf8"));  // "/static/..."
+globalThis.fetch = async (url) => ({ json: async () => read(url) });
 const { LANGS, setLanguage, t, pluralForm } = await import(`file://${STATIC}/i18n.js`);
 const out = {};
 for (const lang of LANGS) {

@@ -2,11 +2,11 @@
 
 The page (``static/i18n.js``) looks its words up by key (``t("seat_n", {n: 2})``) in
 ``static/i18n/<lang>.json``. A word with a number is a :class:`Plural` (gettext's ngettext):
-its file holds the language's forms, in the catalog's order, and ``t`` picks one by ``n``. Those files are not written by hand: each is exported from the
-compiled catalogs by ``scripts/translations`` (``python -m yatzy.web.page_text``), so the page
-and the rest of the program share one catalog, and ``tests/test_i18n.py`` fails while an
-exported file is stale. A word whose English reads otherwise elsewhere in the program has
-the context "page".
+its file holds the language's forms, in the catalog's order, and ``t`` picks one by ``n``.
+Those files are not written by hand: each is exported from the compiled catalogs by
+``scripts/translations`` (``python -m yatzy.web.page_text``), so the page and the rest of the
+program share one catalog, and ``tests/test_i18n.py`` fails while an exported file is stale. A
+word whose English reads otherwise elsewhere in the program has the context "page".
 """
 
 from __future__ import annotations

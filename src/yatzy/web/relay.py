@@ -7,8 +7,9 @@ than its own loads the room back from the database and wakes its clients, each o
 their own view (and the events, when they follow on from what the process had; if they
 never come, a full state after :data:`GAP_WAIT` seconds). Presence messages go to the room's
 crowd (:mod:`yatzy.web.presence`); a taken or freed seat or a stand-in bot makes the others read
-those from the database again, and every seat's connection there check its token again. When the pub/sub comes back after being cut off (Redis restarted),
-the messages published meanwhile are lost: every room is checked against the database.
+those from the database again, and every seat's connection there check its token again. When
+the pub/sub comes back after being cut off (Redis restarted), the messages published meanwhile
+are lost: every room is checked against the database.
 """
 
 from __future__ import annotations
