@@ -65,10 +65,12 @@ def _reveal_json(room: Room) -> str:
     return room.memo(("reveal",), lambda: reveal_of(room).to_json())  # type: ignore[no-any-return]
 
 
-async def refuse(websocket: WebSocket, code: ErrorCode, message: str, close: int) -> None:
-    """Send the error and close the socket with ``close`` (if the client is still there)."""
+async def refuse(websocket: WebSocket, code: ErrorCode, message: str, close: int,
+                 expired: bool | None = None) -> None:
+    """Send the error (``expired``: an unknown room's, whether it has expired) and close the
+    socket with ``close`` (if the client is still there)."""
     with contextlib.suppress(Exception):
-        await websocket.send_text(Error(code=code, message=message).to_json())
+        await websocket.send_text(Error(code=code, message=message, expired=expired).to_json())
         await websocket.close(close)
 
 

@@ -170,9 +170,9 @@ async def find_room(code: str, rooms: Rooms, limits: Limits, client: str) -> Roo
     return room
 
 
-async def no_room(code: str, rooms: Rooms) -> str:
-    """Why there is no room ``code``, in the current language: it has expired, or there never was one."""
-    if await rooms.expired(code):
+def no_room(code: str, expired: bool) -> str:
+    """Why there is no room ``code``, in the current language: it has ``expired``, or there never was one."""
+    if expired:
         return _("room {code} has ended and expired: its game is in the history of those who "
                  "played it").format(code=code.strip().upper())
     return _("there is no room {code}").format(code=code)
@@ -188,7 +188,9 @@ async def room_or_404(code: str, request: Request, rooms: RoomsDep, limits: Limi
         except Limited as e:
             raise limited(e) from None
         if room is None:
-            raise http_error("unknown_room", await no_room(code, rooms))
+            expired = await rooms.expired(code)
+            raise HTTPException(STATUS["unknown_room"], detail={
+                "code": "unknown_room", "message": no_room(code, expired), "expired": expired})
     return room
 
 

@@ -1,27 +1,45 @@
 """Every word of the web page, declared once for the gettext catalogs and exported for the page.
 
-The page (``static/app.js``) looks its words up by key (``t("seat_n", {n: 2})``) in
-``static/i18n/<lang>.json``. Those files are not written by hand: each is exported from the
-compiled catalogs by ``scripts/translations`` (``python -m yatzy.web.page_text``), so the page
-and the rest of the program share one catalog, and ``tests/test_i18n.py`` fails while an
-exported file is stale. A word whose English reads otherwise elsewhere in the program has
-the context "page".
+The page (``static/i18n.js``) looks its words up by key (``t("seat_n", {n: 2})``) in
+``static/i18n/<lang>.json``. A word with a number is a :class:`Plural` (gettext's ngettext):
+its file holds the language's forms, in the catalog's order, and ``t`` picks one by ``n``.
+Those files are not written by hand: each is exported from the compiled catalogs by
+``scripts/translations`` (``python -m yatzy.web.page_text``), so the page and the rest of the
+program share one catalog, and ``tests/test_i18n.py`` fails while an exported file is stale. A
+word whose English reads otherwise elsewhere in the program has the context "page".
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..i18n import LANGUAGES, N_, NC_, _, language, pgettext
+from ..i18n import LANGUAGES, N_, NC_, _, language, ngettext, pgettext, translations
 
-__all__ = ["FOLDER", "PAGE_TEXT", "export", "page_json", "page_words"]
+__all__ = ["FOLDER", "PAGE_TEXT", "Plural", "export", "page_json", "page_words", "plural_form"]
 
 FOLDER = Path(__file__).parent / "static" / "i18n"
 """Where the page loads its words from: ``<lang>.json``."""
 
-PAGE_TEXT: dict[str, str | tuple[str, str]] = {
+
+@dataclass(frozen=True)
+class Plural:
+    """A page word with a number ``{n}``, as ngettext takes it (scripts/translations extracts
+    ``Plural(singular, plural)``); exported as every form of the language (Russian: three)."""
+
+    singular: str
+    plural: str
+
+
+def plural_form(lang: str, n: int) -> int:
+    """Which of ``lang``'s plural forms ``n`` takes (the catalog's Plural-Forms; the page's
+    ``pluralForm`` in static/i18n.js is the same rule)."""
+    rule = getattr(translations(lang), "plural", None)
+    return int(n != 1) if rule is None else int(rule(n))
+
+PAGE_TEXT: dict[str, str | tuple[str, str] | Plural] = {
     "skip": N_("Skip to the game"),
     "language": N_("Language"),
     "high_contrast": N_("High contrast"),
@@ -201,8 +219,10 @@ PAGE_TEXT: dict[str, str | tuple[str, str]] = {
     "all_rulesets": N_("All rulesets"),
     "more_games": N_("Show more games"),
     "loading": N_("Loading…"),
-    "games_shown": N_("{n} games shown."),
+    "games_shown": Plural("{n} game shown.", "{n} games shown."),
     "no_games": N_("No finished games yet."),
+    "games_own": N_("This server keeps its history private: you see the games of the rooms this "
+                    "browser took part in."),
     "result": N_("{rank}. {name} {total}"),
     "won": N_("won"),
     "lost_short": N_("lost {points} to the coach"),
@@ -250,11 +270,22 @@ PAGE_TEXT: dict[str, str | tuple[str, str]] = {
 """Each key the page looks up, and its English (with its context where it has one)."""
 
 
-def page_words(lang: str) -> dict[str, str]:
-    """Every key of the page with its words in ``lang``, from the compiled catalog."""
+def page_words(lang: str) -> dict[str, str | list[str]]:
+    """Every key of the page with its words in ``lang``, from the compiled catalog (a
+    :class:`Plural`'s: each form, in the catalog's order)."""
     with language(lang):
-        return {key: pgettext(*text) if isinstance(text, tuple) else _(text)
-                for key, text in PAGE_TEXT.items()}
+        return {key: _words(lang, text) for key, text in PAGE_TEXT.items()}
+
+
+def _words(lang: str, text: str | tuple[str, str] | Plural) -> str | list[str]:
+    if isinstance(text, tuple):
+        return pgettext(*text)
+    if isinstance(text, Plural):
+        first: dict[int, int] = {}  # the smallest number of each form: what ngettext is asked with
+        for n in range(1000):
+            first.setdefault(plural_form(lang, n), n)
+        return [ngettext(text.singular, text.plural, first[form]) for form in sorted(first)]
+    return _(text)
 
 
 def page_json(lang: str) -> str:

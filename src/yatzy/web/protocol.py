@@ -280,6 +280,9 @@ class Error(_Message):
     message: str
     id: ClientActionId | None = Field(default=None, description="the client action id this answers, if any")
     version: Version | None = Field(default=None, description="the game's version now")
+    expired: bool | None = Field(default=None, description="unknown_room: true if the room was there and has "
+                                                            "expired (its game stays in the history of its "
+                                                            "tokens), false if there never was one")
 
 
 class SeatPresence(BaseModel):

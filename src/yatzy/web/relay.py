@@ -6,9 +6,10 @@ the versions before and after it. A process that holds the room and sees a versi
 than its own loads the room back from the database and wakes its clients, each of whom gets
 their own view (and the events, when they follow on from what the process had; if they
 never come, a full state after :data:`GAP_WAIT` seconds). Presence messages go to the room's
-crowd (:mod:`yatzy.web.presence`); a taken seat or a stand-in bot makes the others read those
-from the database again. When the pub/sub comes back after being cut off (Redis restarted),
-the messages published meanwhile are lost: every room is checked against the database.
+crowd (:mod:`yatzy.web.presence`); a taken or freed seat or a stand-in bot makes the others read
+those from the database again, and every seat's connection there check its token again. When
+the pub/sub comes back after being cut off (Redis restarted), the messages published meanwhile
+are lost: every room is checked against the database.
 """
 
 from __future__ import annotations
@@ -113,15 +114,18 @@ class Relay:
     async def _remote_presence(self, room: Room, message: dict[str, Any]) -> None:
         """Another process's presence: its counts into the room's crowd; with ``refresh``, the
         taken seats, stand-ins and a rematch read again (a seat was taken, freed or handed to
-        a bot there, or a rematch asked for)."""
+        a bot there, or a rematch asked for), and every seat's grant checked again: a seat
+        freed and taken again before this process heard leaves the same seats taken, but the
+        old token void."""
         changed = room.crowd.hear(message)
         if message.get("refresh"):
             async with room.lock:
                 record = await asyncio.to_thread(self.store.load, room.code)
                 if record is not None:
-                    if record.taken != room.taken:  # taken, or freed by the host (its token is void)
-                        room.taken = record.taken
-                        room.wake("seats")
+                    # every seat's connection checks its token again, even when the seats taken
+                    # look the same: the host may have freed a seat that was taken again since
+                    room.taken = record.taken
+                    room.wake("seats")
                     settings = RoomSettings.from_dict(record.settings)
                     if settings.rematch != room.settings.rematch:
                         room.settings = settings

@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from ...bots import BOTS, level_name
 from ...i18n import _, language
 from ...registry import VARIANTS
-from ..deps import LangDep
+from ..deps import LangDep, SettingsDep
 
 __all__ = ["STATIC", "router"]
 
@@ -41,8 +41,9 @@ async def favicon() -> FileResponse:
 
 
 @router.get("/api/catalog")
-async def catalog(lang: LangDep) -> dict[str, Any]:
-    """Rulesets (title, house-rule options with their values) and bot levels, in ``lang``."""
+async def catalog(lang: LangDep, settings: SettingsDep) -> dict[str, Any]:
+    """Rulesets (title, house-rule options with their values) and bot levels, in ``lang``;
+    ``public_history``: whether the history shows every game (else a browser's own rooms')."""
     with language(lang):
         return {
             "rulesets": [{"id": e.name, "title": _(e.title), "options": [
@@ -51,4 +52,5 @@ async def catalog(lang: LangDep) -> dict[str, Any]:
                      {"value": c, "label": o.label(c)} for c in o.choices],
                  "low": o.low, "high": o.high} for o in e.options]} for e in VARIANTS],
             "bots": [{"level": b, "name": level_name(b)} for b in BOTS],
+            "public_history": settings.public_history,
         }

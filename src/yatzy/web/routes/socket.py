@@ -34,7 +34,8 @@ async def room_socket(websocket: WebSocket, code: str, rooms: RoomsDep, settings
         return
     try:  # the code is looked up as REST looks it up (limited per address); the hello's lang is not known yet
         if await find_room(code, rooms, limits, address) is None:
-            await refuse(websocket, "unknown_room", await no_room(code, rooms), 1008)
+            expired = await rooms.expired(code)
+            await refuse(websocket, "unknown_room", no_room(code, expired), 1008, expired=expired)
             return
     except Limited as e:
         await refuse(websocket, e.code, e.message, 1008)

@@ -1,6 +1,7 @@
 // The coach during a game: the button asking for advice (a coach message) when the room has the
 // coach and the player has a move, and the advice for the position shown (the best three moves,
-// what each costs), or how far the solver's table has come while it is being prepared.
+// what each costs), or how far the solver's table has come while it is being prepared (its place
+// in the server's queue of builds while it waits for its turn, in the server's words).
 import { fill, h } from "./dom.js";
 import { num, t } from "./i18n.js";
 
@@ -31,7 +32,9 @@ export class Coach {
     box.hidden = false;
     const parts = [h("h2", { id: "coach-h", class: "small-h" }, t("coach"))];
     if (a.status === "asking") parts.push(h("p", {}, t("coach_asking")));
-    else if (a.status === "preparing") {
+    else if (a.status === "preparing" && a.place != null && a.note) {
+      parts.push(h("p", {}, a.note)); // waiting in the server's queue of builds: its place, the server's words
+    } else if (a.status === "preparing") {
       parts.push(h("p", {}, t("coach_preparing", { percent: Math.round((a.progress || 0) * 100) })));
     } else {
       if (a.note) parts.push(h("p", {}, a.note));

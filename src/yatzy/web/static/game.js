@@ -144,8 +144,10 @@ export class GameScreen {
       if (m.code === "unauthorized" || m.code === "unknown_room") {
         this.closed = true;
         this.conn.stop();
-        store.set(`room.${this.code}`, null);
-        localStorage.removeItem(`yatzy.room.${this.code}`);
+        // an expired room's token is kept (its game stays in this browser's history), marked
+        // so the lobby lists the room no more; a token no room takes is forgotten
+        if (m.code === "unknown_room" && m.expired === true) store.set(`room.${this.code}`, { ...this.cred, expired: true });
+        else store.remove(`room.${this.code}`);
       }
       showError(m.message);
     }

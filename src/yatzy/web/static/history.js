@@ -1,4 +1,5 @@
-// The games played (GET /api/games, twenty at a time, by ruleset), and what the history's
+// The games played (GET /api/games, twenty at a time, by ruleset; on a server whose history is
+// not public, said to be this browser's rooms' games), and what the history's
 // screens share: the ruleset filter, the screen's heading, a bot's name tag.
 import { api, catalog, needCatalog, rulesetTitle } from "./api.js";
 import { fill, h, main } from "./dom.js";
@@ -26,6 +27,7 @@ export async function showGames(query) {
   const status = h("p", { id: "games-status" }, t("loading"));
   fill(main, h("section", { class: "history", "aria-labelledby": "screen-h" },
     screenHead(t("nav_games")),
+    catalog.public_history === false ? h("p", { class: "hint", id: "games-scope" }, t("games_own")) : null,
     rulesetPicker("games-ruleset", ruleset, true, (r) => go(r ? `/?screen=games&ruleset=${encodeURIComponent(r)}` : "/?screen=games")),
     status, list, more));
   let offset = 0;

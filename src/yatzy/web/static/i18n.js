@@ -1,4 +1,5 @@
-// The page's own words (static/i18n/<lang>.json, English for a missing one), t() to use them,
+// The page's own words (static/i18n/<lang>.json, English for a missing one), t() to use them
+// (a word with a number in the form its number takes, as gettext's ngettext),
 // the page's language (chosen, remembered, or the browser's) and its way of writing numbers.
 import { $ } from "./dom.js";
 import { store } from "./store.js";
@@ -26,10 +27,18 @@ export async function setLanguage(code) {
   await loadLanguage();
 }
 
-/** The words under ``key``, with ``{name}`` placeholders filled from ``params``. */
+/** The words under ``key``, with ``{name}`` placeholders filled from ``params``; a word with
+ * a number (its forms, page_text.Plural) in the form ``params.n`` takes. */
 export function t(key, params = {}) {
-  const text = strings[key] ?? english[key] ?? key;
+  let text = strings[key] ?? english[key] ?? key;
+  if (Array.isArray(text)) text = text[Math.min(pluralForm(lang, params.n ?? 0), text.length - 1)];
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** Which of the language's plural forms ``n`` takes: the catalogs' Plural-Forms (gettext's). */
+export function pluralForm(code, n) {
+  if (code === "ru") return n % 10 === 1 && n % 100 !== 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 10 || n % 100 >= 20) ? 1 : 2;
+  return n !== 1 ? 1 : 0;
 }
 
 /** A number as the page's language writes it (248,4 in Finnish), with `digits` decimals. */

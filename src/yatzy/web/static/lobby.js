@@ -112,7 +112,8 @@ export async function showLobby() {
   h("div", { class: "field" }, h("label", { for: "join-code" }, t("room_code")), codeInput),
   h("button", { type: "submit" }, t("open_room")));
 
-  const mine = Object.keys(localStorage).filter((k) => k.startsWith("yatzy.room.")).map((k) => k.slice(11));
+  const mine = Object.keys(localStorage).filter((k) => k.startsWith("yatzy.room.") && !store.get(k.slice(6))?.expired)
+    .map((k) => k.slice(11));
   const resume = mine.length ? h("section", { class: "card", "aria-labelledby": "mine-h" },
     h("h2", { id: "mine-h" }, t("your_rooms")),
     h("ul", { class: "plain" }, mine.slice(-8).reverse().map((code) =>
