@@ -23,9 +23,9 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", show=False)]
 
-    def __init__(self, lang: str, dozzy: bool) -> None:
+    def __init__(self, lang: str, dozzy: bool, dice: int) -> None:
         super().__init__(classes="dialog")
-        self.lang, self.dozzy = lang, dozzy
+        self.lang, self.dozzy, self.dice = lang, dozzy, dice
 
     def heading(self) -> str:
         return _("Keys")
@@ -33,7 +33,7 @@ class HelpScreen(ModalScreen[None]):
     def rows(self) -> list[tuple[str, str]]:
         """Each key and what it does (called in the screen's language)."""
         rows = [
-            ("1 … 6", _("hold or free a die (a click on it too)")),
+            (f"1 … {self.dice}", _("hold or free a die (a click on it too)")),
             ("r, " + _("space"), _("roll the dice that are not held")),
             ("↑ ↓", _("pick a box that the dice may fill")),
             ("Enter", _("fill the picked box (or click it twice)")),

@@ -69,13 +69,14 @@ def tiles_board(view: GameView) -> Text:
     return text
 
 
-def play_keys(view: GameView, person: bool) -> list[tuple[str, str]]:
-    """The key bar: the keys that matter now."""
+def play_keys(view: GameView, person: bool, dice: int) -> list[tuple[str, str]]:
+    """The key bar: the keys that matter now; the hold keys are those of the ruleset's ``dice``
+    (1–5, or 1–6 in Maxi)."""
     if view.over:
         return [("n", _("new game")), ("ctrl+s", _("save")), ("?", _("help")), ("q", _("quit"))]
     keys = [("?", _("help"))]
     if person:
-        keys += [("r", _("roll")), ("1–6", _("hold")), ("↑↓ ⏎", _("fill")), ("c", _("coach"))]
+        keys += [("r", _("roll")), (f"1–{dice}", _("hold")), ("↑↓ ⏎", _("fill")), ("c", _("coach"))]
     else:
         keys += [("+ −", _("pace")), ("s", _("skip")), ("c", _("coach"))]
     if view.last is not None and view.last.undoable:

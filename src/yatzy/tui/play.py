@@ -1,6 +1,6 @@
 """The play screen: every card side by side, the dice, the turn, the moves, the coach.
 
-Keyboard first (1-6 hold, r or space rolls, arrows and Enter fill a box, ? lists every
+Keyboard first (1 to the number of dice hold, r or space rolls, arrows and Enter fill a box, ? lists every
 key), the mouse too (click a die; click a box to pick it, again to fill it). Bots play at a
 pace that can be followed, faster or slower with + and -, skipped with s.
 
@@ -272,7 +272,7 @@ class PlayScreen(Screen[None]):
         return hints.hint_text(view, person, self.bot_ready(), self.pacer.pace)
 
     def keys(self, view: GameView, person: bool) -> list[tuple[str, str]]:
-        return hints.play_keys(view, person)
+        return hints.play_keys(view, person, self.game.ruleset.dice)
 
     # ---- what the player does -----------------------------------------------------------
     def costly(self, action: Action) -> tuple[float, Option] | None:
@@ -457,7 +457,7 @@ class PlayScreen(Screen[None]):
             self.notify(hints.motion_notice(self.settings.roll_animation), timeout=4)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.lang, self.game.ruleset.uses_board))
+        self.app.push_screen(HelpScreen(self.lang, self.game.ruleset.uses_board, self.game.ruleset.dice))
 
     def action_save(self) -> None:
         default = str(self.save_path or DEFAULT_SAVE)

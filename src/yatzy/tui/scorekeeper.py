@@ -243,7 +243,7 @@ class KeeperHelpScreen(HelpScreen):
     """Every key of the scorekeeper, in the players' language."""
 
     def __init__(self, lang: str, dozzy: bool, dice: int) -> None:
-        super().__init__(lang, dozzy)
+        super().__init__(lang, dozzy, dice)
         self.example = example(dice)
 
     def heading(self) -> str:
