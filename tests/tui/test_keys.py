@@ -4,15 +4,16 @@
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Static
 
 from helpers.screen import rows
-from helpers.tui import pilot_test
+from helpers.tui import pilot_test, until
 from yatzy.game import Game
 from yatzy.seats import Seat
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.dialogs import HelpScreen
 from yatzy.tui.dice import DiceRow
-from yatzy.tui.widgets import KeyBar
+from yatzy.tui.widgets import Die, KeyBar
 
 SMALL = (80, 24)
 
@@ -34,3 +35,46 @@ async def test_the_hold_keys_are_those_of_the_rulesets_dice(rules: str, dice: in
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         assert f"1 … {dice}" in "\n".join(rows(app))
+
+
+def drawn(app: YatzyApp, selector: str) -> str:
+    """The words a Static shows on the screen now (inside its region, not scrolled away), as one
+    line: what a player can read of it."""
+    widget = app.screen.query_one(selector)
+    region = widget.region
+    lines = rows(app)[region.y:region.bottom]
+    return " ".join(" ".join(line[region.x:region.right].split()) for line in lines).strip()
+
+
+def words(widget: Static) -> str:
+    return " ".join(str(widget.render()).split())
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", pytest.param("ru", marks=pytest.mark.slow),
+                                  pytest.param("sv", marks=pytest.mark.slow),
+                                  pytest.param("da", marks=pytest.mark.slow),
+                                  pytest.param("nb", marks=pytest.mark.slow)])
+@pilot_test
+async def test_the_hints_beside_three_cards_are_never_cut(lang: str) -> None:
+    """At 80x24 beside three cards the side panel has some 22 columns: the turn, the hint under
+    the dice and the bonus wrap onto as many lines as they need, the dice stay whole, and no scroll
+    bar comes in; on a person's turn and while a bot waits to move."""
+    seats = [Seat("Annikki"), Seat("Greedy", "bot", "greedy"), Seat("Bo")]
+    app = YatzyApp(Game("yatzy", seats, seed=3), lang=lang, pace=30)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("r")
+        screen = app.screen
+
+        def whole() -> None:
+            for selector in ("#turn", "#hint", "#bonus"):
+                shown = words(screen.query_one(selector, Static))
+                assert shown and drawn(app, selector) == shown, (selector, "\n".join(rows(app)))
+            side = screen.query_one("#side")
+            assert not side.show_vertical_scrollbar, "\n".join(rows(app))
+            for die in screen.query(Die):
+                assert side.region.contains_region(die.region), "\n".join(rows(app))
+
+        whole()
+        await pilot.press("down", "enter")  # Twos for 4: the bot's turn, waiting out its pace
+        await until(pilot, lambda: "Greedy" in words(screen.query_one("#hint", Static)))
+        whole()

@@ -241,18 +241,18 @@ class PlayScreen(Screen[None]):
     def _draw(self, view: GameView) -> None:
         person = self.session.waiting_for()
         self.put("#title", Text(f" {_(view.title)} · {round_text(view)}", style="bold"))
-        self.put("#turn", Text(hints.turn_text(view), style="bold"))
+        self.put("#turn", Text(hints.turn_text(view), style="bold"), layout=True)
         for row in self.query(DiceRow):
             row.show(view.dice, _("HELD") if person is not None else _("KEPT"))
         card = self.query_one(ScoreCard)
         card.show(view)
-        self.put("#hint", Text(self.hint(view, person is not None)))
+        self.put("#hint", Text(self.hint(view, person is not None)), layout=True)
         self.put("#picked", Text(hints.picked_text(view, card.picked), style="bold"))
         board = self.query_one("#board", Static)
         board.display = view.board is not None
         if view.board is not None:
             self.put("#board", hints.tiles_board(view))
-        self.put("#bonus", Text(hints.bonus_text(view)))
+        self.put("#bonus", Text(hints.bonus_text(view)), layout=True)
         self.put("#moves", self.moves_text())
         coach = self.query_one(CoachPanel)
         if coach.display:
@@ -262,11 +262,13 @@ class PlayScreen(Screen[None]):
     def moves_text(self) -> Text:
         return Text("\n".join(self.moves))
 
-    def put(self, selector: str, text: Text) -> None:
-        """Show ``text`` in a Static of fixed height, unless it shows it already."""
+    def put(self, selector: str, text: Text, layout: bool = False) -> None:
+        """Show ``text`` in a Static, unless it shows it already; ``layout``: the Static's height
+        follows its text (the turn, the hint, the bonus); the others have fixed heights and
+        redraw only themselves."""
         if self.shown.get(selector) != text:
             self.shown[selector] = text
-            self.query_one(selector, Static).update(text, layout=False)
+            self.query_one(selector, Static).update(text, layout=layout)
 
     def hint(self, view: GameView, person: bool) -> str:
         return hints.hint_text(view, person, self.bot_ready(), self.pacer.pace)
