@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .actions import Restore, Roll, Score, parse_action
-from .analysis import Analysis, Decision, SeatAnalysis
+from .analysis import Analysis, Decision, Reason, SeatAnalysis
 from .bots import level_name
 from .dice import show_dice
 from .i18n import _, language, ngettext, number
@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # types only: the solver and the storage are heavy to import
 __all__ = ["analysis_note", "board_text", "box_points_text", "coach_head_text", "coach_option_text",
            "costly_move_text", "decision_move", "decision_text", "dice_status_text", "duration_text",
            "event_text", "event_words", "every_decision_texts", "game_summary_text", "more_moves_text",
-           "preparing_text", "rolls_sentence", "rolls_text", "round_text", "round_words",
+           "preparing_text", "reason_text", "rolls_sentence", "rolls_text", "round_text", "round_words",
            "score_options_text", "seat_analysis_texts", "size_text", "table_cost_text",
            "table_progress_text", "tiles_text", "winners_text"]
 
@@ -433,8 +433,19 @@ def decision_text(d: Decision, name: str, *, turn: bool = False) -> str:
             dice=show_dice(d.best.keep), lost=lost)
     else:
         text += "; " + _("rolling all the dice again would have been better: −{lost}").format(lost=lost)
+    if d.reason is not None and round(d.points_lost, 1) > 0:
+        text += "; " + reason_text(d.reason)
     text = _sentence(text)
     return _("Turn {turn}: {decision}").format(turn=d.turn, decision=text) if turn else text
+
+
+def reason_text(reason: Reason) -> str:
+    """Why the coach's best move was better, in a few words: "it keeps the bonus in reach", "the
+    last chance for Yatzy"."""
+    if reason.kind == "bonus":
+        return _("it keeps the bonus in reach")
+    assert reason.box is not None
+    return _("the last chance for {box}").format(box=category_name(reason.box))
 
 
 def analysis_note(a: Analysis) -> str | None:
