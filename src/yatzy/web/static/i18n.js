@@ -1,6 +1,7 @@
 // The page's own words (static/i18n/<lang>.json, English for a missing one), t() to use them,
 // the page's language (chosen, remembered, or the browser's) and its way of writing numbers.
 import { $ } from "./dom.js";
+import { pluralForm } from "./plural.js";
 import { store } from "./store.js";
 
 export const LANGS = ["en", "fi", "sv", "da", "nb", "ru"];
@@ -26,9 +27,11 @@ export async function setLanguage(code) {
   await loadLanguage();
 }
 
-/** The words under ``key``, with ``{name}`` placeholders filled from ``params``. */
+/** The words under ``key``, with ``{name}`` placeholders filled from ``params``; a counting
+ * word takes the form for ``params.n`` ("1 game shown", "2 games shown"). */
 export function t(key, params = {}) {
-  const text = strings[key] ?? english[key] ?? key;
+  const text = key in strings ? pluralForm(strings[key], params.n ?? 0, lang)
+    : pluralForm(english[key] ?? key, params.n ?? 0, "en");
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
