@@ -11,9 +11,10 @@ from helpers.tui import pilot_test, until
 from yatzy.game import Game
 from yatzy.seats import Seat
 from yatzy.tui.app import YatzyApp
+from yatzy.tui.coach import CoachPanel
 from yatzy.tui.dialogs import HelpScreen
 from yatzy.tui.dice import DiceRow
-from yatzy.tui.widgets import Die, KeyBar
+from yatzy.tui.widgets import Die, KeyBar, ScoreCard
 
 SMALL = (80, 24)
 
@@ -78,3 +79,55 @@ async def test_the_hints_beside_three_cards_are_never_cut(lang: str) -> None:
         await pilot.press("down", "enter")  # Twos for 4: the bot's turn, waiting out its pace
         await until(pilot, lambda: "Greedy" in words(screen.query_one("#hint", Static)))
         whole()
+
+
+def bar(app: YatzyApp) -> dict[str, str]:
+    return dict(app.screen.query_one(KeyBar).keys)
+
+
+@pytest.mark.slow  # the kids' coach table is built first (a second or two)
+@pilot_test
+async def test_tab_moves_the_arrows_between_the_card_and_the_coach_at_80x24() -> None:
+    """On a small terminal the coach comes in the card's place with the arrows (they scroll its
+    list, the dice stay); Tab brings the card back with the arrows, Tab again the coach; the key
+    bar and the hint say which has them; c closes the coach and the card has them again."""
+    app = YatzyApp(Game("kids", [Seat("Ann"), Seat("Bo")], seed=3), pace=0)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = app.screen
+        card, coach = screen.query_one(ScoreCard), screen.query_one(CoachPanel)
+        await pilot.press("r", "c")
+        await until(pilot, lambda: bool(coach.options))
+        assert app.focused is coach and coach.display and not card.display
+        assert bar(app).get("tab") == "card" and "↑↓ ⏎" not in bar(app)
+        assert "Tab" in words(screen.query_one("#hint", Static))
+        picked = card.cursor_row
+        await pilot.press("down", "down", "down")  # the coach's list scrolls, nothing else moves
+        assert card.cursor_row == picked and screen.query_one("#side").scroll_y == 0
+        for die in screen.query(Die):
+            assert screen.query_one("#side").region.contains_region(die.region)
+        await pilot.press("tab")
+        assert app.focused is card and card.display and not coach.display
+        assert bar(app).get("tab") == "coach" and bar(app).get("↑↓ ⏎") == "fill"
+        await pilot.press("down")
+        assert card.cursor_row != picked
+        await pilot.press("tab")
+        assert app.focused is coach and coach.display
+        await pilot.press("c")
+        assert app.focused is card and card.display and not coach.display and "tab" not in bar(app)
+        await pilot.press("tab")  # the coach closed: the card keeps the arrows
+        assert app.focused is card
+
+
+@pilot_test
+async def test_on_a_large_terminal_the_card_keeps_the_arrows_beside_the_coach_until_tab() -> None:
+    app = YatzyApp(Game("kids", [Seat("Ann"), Seat("Bo")], seed=3), pace=0)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.screen
+        card, coach = screen.query_one(ScoreCard), screen.query_one(CoachPanel)
+        await pilot.press("r", "c")
+        assert app.focused is card and card.display and coach.display
+        assert bar(app).get("tab") == "coach" and bar(app).get("c") == "close coach"
+        await pilot.press("tab")
+        assert app.focused is coach and card.display and bar(app).get("tab") == "card"
+        await pilot.press("tab")
+        assert app.focused is card

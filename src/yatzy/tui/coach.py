@@ -16,7 +16,7 @@ from rich.padding import Padding
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
@@ -126,8 +126,9 @@ def costly_question(lost: float, best: Option) -> str:
              "Play it anyway?").format(points=number(lost, 1), best=best.action.describe())
 
 
-class CoachPanel(Vertical):
-    """Shown and hidden with c. ``options`` holds the ranked moves on show, best first."""
+class CoachPanel(VerticalScroll):
+    """Shown and hidden with c; it scrolls within the room the dice leave (the arrows while it
+    has them, Tab). ``options`` holds the ranked moves on show, best first."""
 
     def __init__(self, lang: str) -> None:
         super().__init__(id="coach")

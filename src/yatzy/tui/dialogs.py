@@ -38,6 +38,8 @@ class HelpScreen(ModalScreen[None]):
             ("↑ ↓", _("pick a box that the dice may fill")),
             ("Enter", _("fill the picked box (or click it twice)")),
             ("c", _("the coach: every move ranked by the exact solver")),
+            ("Tab", _("the arrows to the open coach or back to the card (on a small terminal the "
+                      "coach shows in the card's place)")),
             ("w", _("warn before a move that loses points against the coach (off, 1, 3, 5, 10)")),
             ("u", _("undo the last score, until the next roll")),
         ]

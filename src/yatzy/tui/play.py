@@ -57,6 +57,7 @@ class PlayScreen(Screen[None]):
         *(Binding(str(n), f"hold({n - 1})", show=False) for n in range(1, 7)),
         Binding("r,space", "roll", show=False),
         Binding("c", "coach", show=False),
+        Binding("tab,shift+tab", "switch", show=False),
         Binding("w", "warn", show=False),
         Binding("u", "undo", show=False),
         Binding("b", "restore", show=False),
@@ -84,6 +85,11 @@ class PlayScreen(Screen[None]):
         self.bests: dict[str, int] | None = None
         """Each person's best total in the history before this game (None until read)."""
         self.shown: dict[str, Text] = {}
+        self.coaching = False
+        """The coach is open (c)."""
+        self.on_coach = False
+        """The coach has the arrows (Tab moves between it and the card); on a small terminal it is
+        then on show in the card's place, else the card is."""
         self.recorder: Recorder | None = None
         """Keeps the game in the history the moment it ends (made once the screen can say why a
         write failed)."""
@@ -257,7 +263,8 @@ class PlayScreen(Screen[None]):
         coach = self.query_one(CoachPanel)
         if coach.display:
             coach.follow(view, self.game)
-        self.query_one(KeyBar).show(self.keys(view, person is not None))
+        self.query_one(KeyBar).show(hints.coach_keys(self.keys(view, person is not None),
+                                                     self.coaching, self.on_coach))
 
     def moves_text(self) -> Text:
         return Text("\n".join(self.moves))
@@ -271,7 +278,7 @@ class PlayScreen(Screen[None]):
             self.query_one(selector, Static).update(text, layout=layout)
 
     def hint(self, view: GameView, person: bool) -> str:
-        return hints.hint_text(view, person, self.bot_ready(), self.pacer.pace)
+        return hints.hint_text(view, person, self.bot_ready(), self.pacer.pace, self.on_coach)
 
     def keys(self, view: GameView, person: bool) -> list[tuple[str, str]]:
         return hints.play_keys(view, person, self.game.ruleset.dice)
@@ -417,13 +424,42 @@ class PlayScreen(Screen[None]):
         self.after_change()
 
     def action_coach(self) -> None:
+        """Open or close the coach; on a small terminal it comes in the card's place, with the
+        arrows (Tab goes back to the card), on a large one beside it, the card keeping them."""
+        self.coaching = not self.coaching
+        self.on_coach = self.coaching and self.app.has_class("-narrow")
+        self.place_coach()
+
+    def action_switch(self) -> None:
+        """Tab: the arrows go to the coach or back to the card (shown in its place on a small
+        terminal); with the coach closed the card keeps them."""
+        if self.coaching:
+            self.on_coach = not self.on_coach
+        self.place_coach()
+
+    def place_coach(self) -> None:
+        """Show the coach or the card as ``coaching`` and ``on_coach`` say, and give the arrows
+        to the one that has them; the key bar and the hint say which."""
         coach = self.query_one(CoachPanel)
-        coach.display = not coach.display
+        coach.display = self.coaching and (self.on_coach or not self.app.has_class("-narrow"))
         self.set_class(coach.display, "-coaching")  # room is made for it, the dice kept (yatzy.tcss)
+        view = self.session.view()
         if coach.display:
-            coach.follow(self.session.view(), self.game)
+            coach.follow(view, self.game)
+        if self.on_coach:
+            coach.focus()
         else:
-            self.query_one(ScoreCard).focus()  # back from the coach's place on a small terminal
+            self.home()
+        self.draw(view)
+
+    def home(self) -> None:
+        """Where the keys go when the coach does not have them: the card."""
+        self.query_one(ScoreCard).focus()
+
+    def on_resize(self) -> None:
+        """A small terminal shows the coach or the card, a large one both: laid out anew."""
+        if self.coaching:
+            self.call_after_refresh(self.place_coach)
 
     def action_warn(self) -> None:
         """Cycle the warning before a costly move: off, then more than 1, 3, 5, 10 points."""
