@@ -12,7 +12,7 @@ Only rulesets the exact solver handles can be analysed (not DOZZY). In saved-rol
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -25,7 +25,8 @@ from .i18n import _
 if TYPE_CHECKING:
     from .solver.coach import Coach
 
-__all__ = ["Analysis", "AnalysisError", "Decision", "Reason", "SeatAnalysis", "analyse", "reason_for"]
+__all__ = ["Analysis", "AnalysisError", "Decision", "Reason", "SeatAnalysis", "analyse", "ranked_reasons",
+           "reason_for"]
 
 COSTLIEST = 3
 """How many of a seat's costliest decisions :attr:`SeatAnalysis.costliest` lists."""
@@ -200,20 +201,40 @@ def reason_for(game: Game, played: Roll | Score, best: Roll | Score) -> Reason |
     """Why ``best`` beats ``played`` for the player to move in ``game`` (dice on the table), when
     the card alone says it: the box played loses a bonus the best move keeps in reach, or the
     last turn rolls on for the one box left. None otherwise."""
-    rs, card = game.ruleset, game.player.card
-    scores = game.score_options()
+    if _loses_bonus(game, played, best):
+        return Reason("bonus")
+    return _last_chance(game, best)
 
-    def after(move: Roll | Score) -> dict[str, int]:
-        if isinstance(move, Roll):
-            return dict(card)
-        box = rs.category(move.category).id
-        return {**card, box: scores[box]}
 
-    if isinstance(played, Score):
-        for bonus in rs.bonuses:
-            if not rs.bonus_reachable(bonus, after(played)) and rs.bonus_reachable(bonus, after(best)):
-                return Reason("bonus")
-    left = [c for c in rs.category_ids if c not in card]
-    if isinstance(best, Roll) and len(left) == 1:
-        return Reason("last_chance", left[0])
-    return None
+def ranked_reasons(game: Game, ranked: Sequence[Roll | Score]) -> list[Reason | None]:
+    """For the coach's moves, best first: the reason the card tells about each, or None. A move
+    below the best gets ``"bonus"`` when it puts a bonus out of reach that the best keeps; the
+    best gets ``"last_chance"`` when it rolls on for the one box left."""
+    if not ranked:
+        return []
+    best = ranked[0]
+    return [_last_chance(game, best)] + [Reason("bonus") if _loses_bonus(game, move, best) else None
+                                         for move in ranked[1:]]
+
+
+def _after(game: Game, move: Roll | Score) -> dict[str, int]:
+    """The card of the player to move after ``move`` (a roll fills nothing)."""
+    card = game.player.card
+    if isinstance(move, Roll):
+        return dict(card)
+    box = game.ruleset.category(move.category).id
+    return {**card, box: game.score_options()[box]}
+
+
+def _loses_bonus(game: Game, played: Roll | Score, best: Roll | Score) -> bool:
+    """The box played puts a bonus out of reach that the best move keeps in reach."""
+    rs = game.ruleset
+    return isinstance(played, Score) and any(
+        not rs.bonus_reachable(b, _after(game, played)) and rs.bonus_reachable(b, _after(game, best))
+        for b in rs.bonuses)
+
+
+def _last_chance(game: Game, best: Roll | Score) -> Reason | None:
+    """The player's last turn, the best move rolling on for the one box left."""
+    left = [c for c in game.ruleset.category_ids if c not in game.player.card]
+    return Reason("last_chance", left[0]) if isinstance(best, Roll) and len(left) == 1 else None

@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # types only: the solver and the storage are heavy to import
     from .storage import GameSummary
 
 __all__ = ["analysis_note", "board_text", "box_points_text", "coach_head_text", "coach_option_text",
+           "coach_reason_text",
            "costly_move_text", "decision_move", "decision_text", "dice_status_text", "duration_text",
            "event_text", "event_words", "every_decision_texts", "game_summary_text", "more_moves_text",
            "preparing_text", "reason_text", "rolls_sentence", "rolls_text", "round_text", "round_words",
@@ -347,14 +348,29 @@ def coach_head_text(view: GameView) -> str:
              "included, not the final total):").format(dice=show_dice(view.dice), rolls=rolls_text(view))
 
 
-def coach_option_text(rank: int, option: Option, view: GameView) -> str:
+def coach_option_text(rank: int, option: Option, view: GameView, reason: Reason | None = None) -> str:
     """One ranked move: "1. Keep 5 5 5 and roll the others: expected 18.2 more points." or, below
-    the best, "2. Score 15 in 5 Fives: expected 17.0 more points, 1.2 less than the best."."""
+    the best, "2. Score 15 in 5 Fives: expected 17.0 more points, 1.2 less than the best."; with
+    the ``reason`` the card tells about it (:func:`yatzy.analysis.ranked_reasons`) after a
+    semicolon: "...; it puts the bonus out of reach."."""
     move, value = _move(option, view), number(option.value, 1)
     if option.regret < SHOWN_LOSS:
-        return _("{rank}. {move}: expected {value} more points.").format(rank=rank, move=move, value=value)
-    return _("{rank}. {move}: expected {value} more points, {lost} less than the best.").format(
-        rank=rank, move=move, value=value, lost=number(option.regret, 1))
+        text = _("{rank}. {move}: expected {value} more points").format(rank=rank, move=move, value=value)
+    else:
+        text = _("{rank}. {move}: expected {value} more points, {lost} less than the best").format(
+            rank=rank, move=move, value=value, lost=number(option.regret, 1))
+    if reason is not None:
+        text += "; " + coach_reason_text(reason)
+    return _sentence(text)
+
+
+def coach_reason_text(reason: Reason) -> str:
+    """What the card tells about a ranked move, in a few words: one below the best "it puts the
+    bonus out of reach" (the best keeps it), the best at the last turn "the last chance for
+    Yatzy"."""
+    if reason.kind == "bonus":
+        return _("it puts the bonus out of reach")
+    return reason_text(reason)
 
 
 def more_moves_text(n: int) -> str:
