@@ -18,7 +18,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from ..actions import parse_action
@@ -43,6 +42,7 @@ from ..views import GameView, ScoreOption
 from . import hints
 from .celebrate import best_texts, is_yatzy, previous_bests, yatzy_text
 from .coach import CoachPanel, build, costly, costly_question
+from .coaching import CoachPlacing
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
 from .dice import DiceRow
 from .end import EndScreen
@@ -52,7 +52,7 @@ from .settings import Settings, autosave, next_warning
 from .widgets import Die, KeyBar, ScoreCard
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(CoachPlacing):
     BINDINGS = [
         *(Binding(str(n), f"hold({n - 1})", show=False) for n in range(1, 7)),
         Binding("r,space", "roll", show=False),
@@ -85,11 +85,6 @@ class PlayScreen(Screen[None]):
         self.bests: dict[str, int] | None = None
         """Each person's best total in the history before this game (None until read)."""
         self.shown: dict[str, Text] = {}
-        self.coaching = False
-        """The coach is open (c)."""
-        self.on_coach = False
-        """The coach has the arrows (Tab moves between it and the card); on a small terminal it is
-        then on show in the card's place, else the card is."""
         self.recorder: Recorder | None = None
         """Keeps the game in the history the moment it ends (made once the screen can say why a
         write failed)."""
@@ -239,6 +234,9 @@ class PlayScreen(Screen[None]):
     def record_failed(self, message: str) -> None:
         """The history could not be written: said, and the game goes on."""
         self.notify(message, severity="error", timeout=10)
+
+    def redraw(self) -> None:
+        self.draw(self.session.view())
 
     def draw(self, view: GameView) -> None:
         with language(self.lang):
@@ -422,44 +420,6 @@ class PlayScreen(Screen[None]):
             return
         self.stop_bots()
         self.after_change()
-
-    def action_coach(self) -> None:
-        """Open or close the coach; on a small terminal it comes in the card's place, with the
-        arrows (Tab goes back to the card), on a large one beside it, the card keeping them."""
-        self.coaching = not self.coaching
-        self.on_coach = self.coaching and self.app.has_class("-narrow")
-        self.place_coach()
-
-    def action_switch(self) -> None:
-        """Tab: the arrows go to the coach or back to the card (shown in its place on a small
-        terminal); with the coach closed the card keeps them."""
-        if self.coaching:
-            self.on_coach = not self.on_coach
-        self.place_coach()
-
-    def place_coach(self) -> None:
-        """Show the coach or the card as ``coaching`` and ``on_coach`` say, and give the arrows
-        to the one that has them; the key bar and the hint say which."""
-        coach = self.query_one(CoachPanel)
-        coach.display = self.coaching and (self.on_coach or not self.app.has_class("-narrow"))
-        self.set_class(coach.display, "-coaching")  # room is made for it, the dice kept (yatzy.tcss)
-        view = self.session.view()
-        if coach.display:
-            coach.follow(view, self.game)
-        if self.on_coach:
-            coach.focus()
-        else:
-            self.home()
-        self.draw(view)
-
-    def home(self) -> None:
-        """Where the keys go when the coach does not have them: the card."""
-        self.query_one(ScoreCard).focus()
-
-    def on_resize(self) -> None:
-        """A small terminal shows the coach or the card, a large one both: laid out anew."""
-        if self.coaching:
-            self.call_after_refresh(self.place_coach)
 
     def action_warn(self) -> None:
         """Cycle the warning before a costly move: off, then more than 1, 3, 5, 10 points."""
