@@ -9,7 +9,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
@@ -38,8 +38,7 @@ class HelpScreen(ModalScreen[None]):
             ("↑ ↓", _("pick a box that the dice may fill")),
             ("Enter", _("fill the picked box (or click it twice)")),
             ("c", _("the coach: every move ranked by the exact solver")),
-            ("Tab", _("the arrows to the open coach or back to the card (on a small terminal the "
-                      "coach shows in the card's place)")),
+            ("Tab", _("the arrows to the open coach and back to the card")),
             ("w", _("warn before a move that loses points against the coach (off, 1, 3, 5, 10)")),
             ("u", _("undo the last score, until the next roll")),
         ]
@@ -65,7 +64,7 @@ class HelpScreen(ModalScreen[None]):
                 text.append(f" {key:<{width}} ", style="bold reverse")
                 text.append(f"  {what}\n")
             text.append("\n" + _("Esc closes this help."))
-        with Vertical(classes="box"):
+        with VerticalScroll(classes="box"):  # on a small terminal the arrows scroll the rest into view
             yield Static(text, id="help-text")
 
 
