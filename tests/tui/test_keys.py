@@ -19,7 +19,7 @@ from yatzy.tui.widgets import Die, KeyBar, ScoreCard
 SMALL = (80, 24)
 
 
-@pytest.mark.parametrize(("rules", "dice"), [("yatzy", 5), ("maxi", 6)])
+@pytest.mark.parametrize(("rules", "dice"), [("yatzy", 5), pytest.param("maxi", 6, marks=pytest.mark.slow)])
 @pilot_test
 async def test_the_hold_keys_are_those_of_the_rulesets_dice(rules: str, dice: int) -> None:
     app = YatzyApp(Game(rules, [Seat("Ann"), Seat("Bo")], seed=5), pace=0)
@@ -53,7 +53,8 @@ def words(widget: Static) -> str:
     return " ".join(str(widget.render()).split())
 
 
-@pytest.mark.parametrize("lang", ["en", "fi", pytest.param("ru", marks=pytest.mark.slow),
+@pytest.mark.parametrize("lang", ["fi", pytest.param("en", marks=pytest.mark.slow),
+                                  pytest.param("ru", marks=pytest.mark.slow),
                                   pytest.param("sv", marks=pytest.mark.slow),
                                   pytest.param("da", marks=pytest.mark.slow),
                                   pytest.param("nb", marks=pytest.mark.slow)])
