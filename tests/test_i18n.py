@@ -48,9 +48,9 @@ TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
 WIDE = {"COLUMNS": "250"}
 """Wide enough that Rich never folds a word of a sheet."""
 
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NC_": ((1, "c"), 2), "ngettext": (1, 2), "Plural": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NC_": ((1, "c"), 2), "ngettext": (1, 2), "NP_": (1, 2)}
 """What ``scripts/translations`` extracts: pybabel's default keywords (``_``, ``gettext``,
-``ngettext``, ``pgettext`` ...) plus ``-k N_ -k NC_:1c,2 -k ngettext:1,2 -k Plural:1,2``."""
+``ngettext``, ``pgettext`` ...) plus ``-k N_ -k NC_:1c,2 -k ngettext:1,2 -k NP_:1,2``."""
 
 Key = tuple[str | tuple[str, str], str | None]
 """A message as extracted: its id (a (singular, plural) pair for ngettext) and its context."""

@@ -12,9 +12,9 @@ Only rulesets the exact solver handles can be analysed (not DOZZY). In saved-rol
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .actions import Roll, Score
 from .dice import Dice, normalize
@@ -25,7 +25,8 @@ from .i18n import _
 if TYPE_CHECKING:
     from .solver.coach import Coach
 
-__all__ = ["Analysis", "AnalysisError", "Decision", "SeatAnalysis", "analyse"]
+__all__ = ["Analysis", "AnalysisError", "Decision", "Reason", "SeatAnalysis", "analyse", "ranked_reasons",
+           "reason_for"]
 
 COSTLIEST = 3
 """How many of a seat's costliest decisions :attr:`SeatAnalysis.costliest` lists."""
@@ -33,6 +34,21 @@ COSTLIEST = 3
 
 class AnalysisError(InvalidActionError):
     """The game cannot be analysed: its ruleset is out of the exact solver's reach."""
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why the coach's best move beat the one played, where the card alone tells it, cheaply and
+    surely (the numbers say how much; this says why, for a player):
+
+    - ``"bonus"``: the box played put a section bonus out of reach; the best move kept it in reach.
+    - ``"last_chance"``: the seat's last turn, with ``box`` the only one open: the best move rolls
+      on for it.
+    """
+
+    kind: Literal["bonus", "last_chance"]
+    box: str | None = None
+    """``"last_chance"``: the box the last turn fills."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +74,9 @@ class Decision:
     """What the box played scored (None for a roll): the words name it ("Sixes for 18")."""
     best_points: int | None = None
     """What the best option's box would have scored (None when the best was a roll)."""
+    reason: Reason | None = None
+    """Why the best move was better, when the card tells it (None when the move played was the
+    best, or nothing short and sure can be said)."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +189,52 @@ def _decision(coach: Coach, game: Game, index: int, action: Roll | Score) -> Dec
     def points(move: Roll | Score) -> int | None:
         return scores[game.ruleset.category(move.category).id] if isinstance(move, Score) else None
 
+    best = options[0].action
     return Decision(index=index, seat=game.state.current, turn=len(game.player.card) + 1,
                     dice=game.state.dice, rolls_left=game.rolls_left, played=played.action,
-                    best=options[0].action, points_lost=max(0.0, float(played.regret)),
-                    played_points=points(played.action), best_points=points(options[0].action))
+                    best=best, points_lost=max(0.0, float(played.regret)),
+                    played_points=points(played.action), best_points=points(best),
+                    reason=None if played.action == best else reason_for(game, played.action, best))
+
+
+def reason_for(game: Game, played: Roll | Score, best: Roll | Score) -> Reason | None:
+    """Why ``best`` beats ``played`` for the player to move in ``game`` (dice on the table), when
+    the card alone says it: the box played loses a bonus the best move keeps in reach, or the
+    last turn rolls on for the one box left. None otherwise."""
+    if _loses_bonus(game, played, best):
+        return Reason("bonus")
+    return _last_chance(game, best)
+
+
+def ranked_reasons(game: Game, ranked: Sequence[Roll | Score]) -> list[Reason | None]:
+    """For the coach's moves, best first: the reason the card tells about each, or None. A move
+    below the best gets ``"bonus"`` when it puts a bonus out of reach that the best keeps; the
+    best gets ``"last_chance"`` when it rolls on for the one box left."""
+    if not ranked:
+        return []
+    best = ranked[0]
+    return [_last_chance(game, best)] + [Reason("bonus") if _loses_bonus(game, move, best) else None
+                                         for move in ranked[1:]]
+
+
+def _after(game: Game, move: Roll | Score) -> dict[str, int]:
+    """The card of the player to move after ``move`` (a roll fills nothing)."""
+    card = game.player.card
+    if isinstance(move, Roll):
+        return dict(card)
+    box = game.ruleset.category(move.category).id
+    return {**card, box: game.score_options()[box]}
+
+
+def _loses_bonus(game: Game, played: Roll | Score, best: Roll | Score) -> bool:
+    """The box played puts a bonus out of reach that the best move keeps in reach."""
+    rs = game.ruleset
+    return isinstance(played, Score) and any(
+        not rs.bonus_reachable(b, _after(game, played)) and rs.bonus_reachable(b, _after(game, best))
+        for b in rs.bonuses)
+
+
+def _last_chance(game: Game, best: Roll | Score) -> Reason | None:
+    """The player's last turn, the best move rolling on for the one box left."""
+    left = [c for c in game.ruleset.category_ids if c not in game.player.card]
+    return Reason("last_chance", left[0]) if isinstance(best, Roll) and len(left) == 1 else None

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .actions import Restore, Roll, Score, parse_action
-from .analysis import Analysis, Decision, SeatAnalysis
+from .analysis import Analysis, Decision, Reason, SeatAnalysis
 from .bots import level_name
 from .dice import show_dice
 from .events import (
@@ -44,9 +44,10 @@ if TYPE_CHECKING:  # types only: the solver and the storage are heavy to import
     from .storage import GameSummary
 
 __all__ = ["analysis_note", "board_text", "box_points_text", "coach_head_text", "coach_option_text",
+           "coach_reason_text",
            "costly_move_text", "decision_move", "decision_text", "dice_status_text", "duration_text",
            "event_text", "event_words", "every_decision_texts", "game_summary_text", "more_moves_text",
-           "preparing_text", "rolls_sentence", "rolls_text", "round_text", "round_words",
+           "preparing_text", "reason_text", "rolls_sentence", "rolls_text", "round_text", "round_words",
            "score_options_text", "seat_analysis_texts", "size_text", "table_cost_text",
            "table_progress_text", "tiles_text", "winners_text"]
 
@@ -355,14 +356,29 @@ def coach_head_text(view: GameView) -> str:
              "included, not the final total):").format(dice=show_dice(view.dice), rolls=rolls_text(view))
 
 
-def coach_option_text(rank: int, option: Option, view: GameView) -> str:
+def coach_option_text(rank: int, option: Option, view: GameView, reason: Reason | None = None) -> str:
     """One ranked move: "1. Keep 5 5 5 and roll the others: expected 18.2 more points." or, below
-    the best, "2. Score 15 in 5 Fives: expected 17.0 more points, 1.2 less than the best."."""
+    the best, "2. Score 15 in 5 Fives: expected 17.0 more points, 1.2 less than the best."; with
+    the ``reason`` the card tells about it (:func:`yatzy.analysis.ranked_reasons`) after a
+    semicolon: "...; it puts the bonus out of reach."."""
     move, value = _move(option, view), number(option.value, 1)
     if option.regret < SHOWN_LOSS:
-        return _("{rank}. {move}: expected {value} more points.").format(rank=rank, move=move, value=value)
-    return _("{rank}. {move}: expected {value} more points, {lost} less than the best.").format(
-        rank=rank, move=move, value=value, lost=number(option.regret, 1))
+        text = _("{rank}. {move}: expected {value} more points").format(rank=rank, move=move, value=value)
+    else:
+        text = _("{rank}. {move}: expected {value} more points, {lost} less than the best").format(
+            rank=rank, move=move, value=value, lost=number(option.regret, 1))
+    if reason is not None:
+        text += "; " + coach_reason_text(reason)
+    return _sentence(text)
+
+
+def coach_reason_text(reason: Reason) -> str:
+    """What the card tells about a ranked move, in a few words: one below the best "it puts the
+    bonus out of reach" (the best keeps it), the best at the last turn "the last chance for
+    Yatzy"."""
+    if reason.kind == "bonus":
+        return _("it puts the bonus out of reach")
+    return reason_text(reason)
 
 
 def more_moves_text(n: int) -> str:
@@ -441,8 +457,19 @@ def decision_text(d: Decision, name: str, *, turn: bool = False) -> str:
             dice=show_dice(d.best.keep), lost=lost)
     else:
         text += "; " + _("rolling all the dice again would have been better: −{lost}").format(lost=lost)
+    if d.reason is not None and round(d.points_lost, 1) > 0:
+        text += "; " + reason_text(d.reason)
     text = _sentence(text)
     return _("Turn {turn}: {decision}").format(turn=d.turn, decision=text) if turn else text
+
+
+def reason_text(reason: Reason) -> str:
+    """Why the coach's best move was better, in a few words: "it keeps the bonus in reach", "the
+    last chance for Yatzy"."""
+    if reason.kind == "bonus":
+        return _("it keeps the bonus in reach")
+    assert reason.box is not None
+    return _("the last chance for {box}").format(box=category_name(reason.box))
 
 
 def analysis_note(a: Analysis) -> str | None:

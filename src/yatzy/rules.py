@@ -160,6 +160,10 @@ class Ruleset:
         """Points earned by a scoring action beyond the box itself (Yahtzee bonus)."""
         return 0
 
+    def bonus_reachable(self, bonus: Bonus, card: Card) -> bool:
+        """Whether a card has earned ``bonus``, or would with each of its open boxes at its maximum."""
+        return bonus.earned({**card, **{c: self.by_id[c].max for c in bonus.categories if c not in card}})
+
     def bonus_points(self, card: Card) -> dict[str, int]:
         """Section bonuses the card has earned."""
         return {b.id: b.points if b.earned(card) else 0 for b in self.bonuses}

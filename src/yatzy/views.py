@@ -233,14 +233,13 @@ def bonus_progress(ruleset: Ruleset, bonus: Bonus, card: Card, lang: str = "en")
     subtotal = sum(card.get(c, 0) for c in bonus.categories)
     maxima = {c: ruleset.by_id[c].max for c in bonus.categories}
     earned = bonus.earned(card)
-    best = {**card, **{c: m for c, m in maxima.items() if c not in card}}
     par = sum(Fraction(target * m, sum(maxima.values())) for c, m in maxima.items() if c in card)
     return BonusView(
         id=bonus.id, name=label("bonus", lang),
         boxes=tuple(ruleset.category_ids.index(c) + 1 for c in bonus.categories),
         threshold=bonus.threshold, strict=bonus.strict, worth=bonus.points,
         points=bonus.points if earned else 0, subtotal=subtotal,
-        needed=0 if earned else target - subtotal, reachable=bonus.earned(best),
+        needed=0 if earned else target - subtotal, reachable=ruleset.bonus_reachable(bonus, card),
         pace=float(subtotal - par),
     )
 

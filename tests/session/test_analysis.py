@@ -5,16 +5,17 @@ from __future__ import annotations
 import pytest
 
 from helpers.games import play_out
-from yatzy.analysis import AnalysisError, analyse
+from yatzy.analysis import AnalysisError, Reason, analyse, ranked_reasons
 from yatzy.bots import make_bot
 from yatzy.errors import InvalidActionError
 from yatzy.game import Game, Roll, Score
 from yatzy.i18n import language, number
-from yatzy.narration import analysis_note, decision_move, decision_text
+from yatzy.narration import analysis_note, coach_option_text, decision_move, decision_text
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.solver.coach import Coach
 from yatzy.solver.solve import solve
+from yatzy.views import game_view
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +133,71 @@ def test_the_analysis_of_a_scorekeeper_game_says_the_keeps_were_guessed(coach: C
     guessed = analyse(keeper, coach=coach)
     assert guessed.keeps_guessed and "guessed from the throws" in (analysis_note(guessed) or "")
     assert analysis_note(analyse(kids_game(1), coach=coach)) is None
+
+
+def kids_turns(*turns: tuple[tuple[int, ...], str]) -> Game:
+    """Ann's kids' game, each turn one roll of the given dice and the box filled."""
+    game = Game("kids", ["Ann"], seed=1)
+    for dice, box in turns:
+        game.play(Roll((), dice))
+        game.play(Score(box))
+    return game
+
+
+LOW = (((1, 1, 1, 2, 3), "ones"), ((2, 2, 2, 1, 3), "twos"), ((3, 3, 3, 1, 2), "threes"),
+       ((4, 4, 4, 1, 2), "fours"))
+"""Three of each face so far: 30 in the upper section, the bonus needs 33 of Fives and Sixes."""
+
+
+def test_a_move_that_loses_the_bonus_is_told_why_the_best_was_better(coach: Coach) -> None:
+    """Sixes for 6 with 5 5 5 5 6 puts the bonus out of reach (30 + 6 + 25 < 63); the coach's best
+    keeps it in reach: the reason is said. Sixes for 24 with 6 6 6 6 5 loses nothing of the bonus
+    (Fives may still make it): no reason, though the move may cost points."""
+    lost = analyse(kids_turns(*LOW, ((5, 5, 5, 5, 6), "sixes")), coach=coach).seat(0).decisions[-1]
+    assert lost.reason == Reason("bonus") and lost.points_lost > 0
+    assert decision_text(lost, "Ann").endswith("; it keeps the bonus in reach.")
+    with language("fi"):
+        assert decision_text(lost, "Ann").endswith("; se pitää bonuksen saavutettavissa.")
+    kept = analyse(kids_turns(*LOW, ((6, 6, 6, 5, 5), "fives")), coach=coach).seat(0).decisions[-1]
+    assert kept.reason is None and "bonus" not in decision_text(kept, "Ann")  # 40 + 30 ≥ 63
+
+
+def test_the_last_turn_rolling_on_for_the_one_box_left_is_the_last_chance(coach: Coach) -> None:
+    """With Sixes the one box left, filling it at once with one 6 loses to rolling on for it: "the
+    last chance for Sixes". The same dice and box a turn earlier (Fives still open): no such word.
+    (Ones to Fours at 0: the bonus is out of reach from the start, and no reason of its own.)"""
+    zeros = tuple(((6, 6, 6, 6, 5), box) for box in ("ones", "twos", "threes", "fours"))
+    last = kids_turns(*zeros, ((1, 1, 1, 2, 3), "fives"), ((1, 2, 3, 4, 6), "sixes"))
+    d = analyse(last, coach=coach).seat(0).decisions[-1]
+    assert isinstance(d.best, Roll) and d.reason == Reason("last_chance", "sixes")
+    assert decision_text(d, "Ann").endswith("; the last chance for Sixes.")
+    with language("ru"):
+        assert decision_text(d, "Ann").endswith("; последний шанс для «Шестёрки».")
+    earlier = analyse(kids_turns(*zeros, ((1, 2, 3, 4, 6), "sixes")), coach=coach).seat(0).decisions[-1]
+    assert earlier.played == Score("sixes") and earlier.points_lost > 0 and earlier.reason is None
+    assert decision_text(earlier, "Ann").endswith(f"−{number(earlier.points_lost, 1)}.")
+
+
+def test_the_coachs_moves_say_what_the_card_tells_of_each(coach: Coach) -> None:
+    """5 5 5 5 6 with 30 in the upper section: filling Sixes (6) puts the bonus out of reach while
+    the best keeps it, and says so; Fives (20) and the best say nothing. At the last turn the best,
+    rolling on for Sixes, is its last chance; a turn earlier it is not."""
+    game = kids_turns(*LOW)
+    game.play(Roll((), (5, 5, 5, 5, 6)))
+    options = coach.options(coach.position_of(game), with_odds=False)
+    ranked = [o.action for o in options]
+    why = dict(zip(ranked, ranked_reasons(game, ranked), strict=True))
+    assert why[Score("sixes")] == Reason("bonus") and why[Score("fives")] is None
+    assert why[options[0].action] is None
+    view = game_view(game, 0)
+    sixes = next(o for o in options if o.action == Score("sixes"))
+    assert coach_option_text(2, sixes, view, why[sixes.action]).endswith(
+        "less than the best; it puts the bonus out of reach.")
+    assert coach_option_text(2, sixes, view).endswith("less than the best.")
+    zeros = tuple(((6, 6, 6, 6, 5), box) for box in ("ones", "twos", "threes", "fours"))
+    for turns, last in ((zeros + (((1, 1, 1, 2, 3), "fives"),), True), (zeros, False)):
+        game = kids_turns(*turns)
+        game.play(Roll((), (1, 2, 3, 4, 6)))
+        ranked = [o.action for o in coach.options(coach.position_of(game), with_odds=False)]
+        assert ranked_reasons(game, ranked)[0] == (Reason("last_chance", "sixes") if last else None)
+        assert not any(ranked_reasons(game, ranked)[1:])  # the bonus was out of reach all along

@@ -1,6 +1,6 @@
-"""The page's words with a number (page_text.Plural, gettext's ngettext): exported with every
-form of the language, and the page's ``t`` (static/i18n.js, run by Node on the exported files)
-picks the form the catalogs pick, Russian's three included. Without Node: skipped."""
+"""The page's counting words ("1 game shown", "2 games shown", Russian's three forms): exported
+from the catalogs by plural category (page_text.plural_forms), and picked by the page's ``t`` for
+its count with the language's Intl.PluralRules (run by Node with stand-ins for the browser)."""
 
 from __future__ import annotations
 
@@ -10,57 +10,59 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from babel import Locale
 
 from yatzy.i18n import LANGUAGES, language, ngettext
-from yatzy.web.page_text import PAGE_TEXT, Plural, page_words, plural_form
+from yatzy.web.page_text import FOLDER, PAGE_TEXT, Plural, page_words
 
-STATIC = Path(__file__).parents[2] / "src" / "yatzy" / "web" / "static"
-NUMBERS = list(range(0, 130)) + [1000, 1001, 1011, 1021, 1102, 1112, 1125]
+STATIC = FOLDER.parent
+COUNTING = {key: word for key, word in PAGE_TEXT.items() if isinstance(word, Plural)}
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="no Node to run the page's modules")
 
-# i18n.js as the page runs it, with the little of a browser it touches: its words fetched
-# from the exported files
+def test_the_words_that_count_are_declared_with_their_plurals() -> None:
+    assert {"games_shown", "fair_ok", "distribution_explain", "chart_desc"} <= set(COUNTING)
+    assert page_words("en")["games_shown"] == {"one": "{n} game shown.", "other": "{n} games shown."}
+    assert set(page_words("ru")["games_shown"]) == {"one", "few", "many", "other"}
+    assert isinstance(page_words("en")["seat_n"], str)  # a word that does not count stays a string
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_count_gets_the_catalogs_form(lang: str) -> None:
+    """For every count the form under its plural category is the one gettext gives for it."""
+    rule = Locale.parse(lang).plural_form
+    words = page_words(lang)
+    with language(lang):
+        for key, word in COUNTING.items():
+            forms = words[key]
+            assert isinstance(forms, dict) and "other" in forms
+            for n in (*range(0, 120), 1001, 1002, 1005, 1011, 1021):
+                assert forms[rule(n)] == ngettext(word.singular, word.plural, n), (key, n)
+
+
 PAGE = """
-import { readFileSync } from "node:fs";
-const [STATIC, KEY, NUMBERS] = process.argv.slice(2);
-const element = { setAttribute() {}, value: "" };
-globalThis.document = { querySelector: () => element, querySelectorAll: () => [], documentElement: {} };
-globalThis.navigator ??= { language: "en" };
-const read = (url) => JSON.parse(readFileSync(`${STATIC}${url.slice(7)}`, "utf8"));  // "/static/..."
-globalThis.fetch = async (url) => ({ json: async () => read(url) });
-const { LANGS, setLanguage, t, pluralForm } = await import(`file://${STATIC}/i18n.js`);
-const out = {};
-for (const lang of LANGS) {
-  await setLanguage(lang);
-  out[lang] = JSON.parse(NUMBERS).map((n) => [pluralForm(lang, n), t(KEY, { n })]);
-}
-console.log(JSON.stringify(out));
+import fs from "node:fs";
+const [STATIC, LANG, COUNTS] = process.argv.slice(2);
+const dummy = { setAttribute() {}, value: "", textContent: "" };
+globalThis.document = { querySelector: () => dummy, querySelectorAll: () => [], documentElement: {} };
+globalThis.localStorage = { getItem: () => null, setItem() {} };
+Object.defineProperty(globalThis, "navigator", { value: { language: LANG }, configurable: true });
+globalThis.fetch = async (url) => ({
+  json: async () => JSON.parse(fs.readFileSync(STATIC + url.replace("/static", ""), "utf8")) });
+const { loadLanguage, t } = await import(`file://${STATIC}/i18n.js`);
+await loadLanguage();
+console.log(JSON.stringify(JSON.parse(COUNTS).map((n) => t("games_shown", { n }))
+  .concat([t("seat_n", { n: 2 })])));
 """
 
 
-def test_the_pages_plural_words_take_the_catalogs_forms(tmp_path: Path) -> None:
-    plural = PAGE_TEXT["games_shown"]
-    assert isinstance(plural, Plural)
+@pytest.mark.skipif(shutil.which("node") is None, reason="no Node to run the page's modules")
+@pytest.mark.parametrize(("lang", "want"), [
+    ("en", ["1 game shown.", "2 games shown.", "5 games shown.", "21 games shown.", "Seat 2"]),
+    ("ru", ["Показана 1 игра.", "Показаны 2 игры.", "Показано 5 игр.", "Показана 21 игра.", "Место 2"]),
+])
+def test_the_page_picks_the_form_for_its_count(tmp_path: Path, lang: str, want: list[str]) -> None:
     script = tmp_path / "page.mjs"
     script.write_text(PAGE, encoding="utf-8")
-    out = subprocess.run(["node", str(script), str(STATIC), "games_shown", json.dumps(NUMBERS)],
+    out = subprocess.run(["node", str(script), str(STATIC), lang, json.dumps([1, 2, 5, 21])],
                          capture_output=True, text=True, timeout=60, check=True).stdout
-    page = json.loads(out)
-    assert sorted(page) == sorted(LANGUAGES)
-    for lang in LANGUAGES:
-        with language(lang):
-            wanted = [[plural_form(lang, n), ngettext(plural.singular, plural.plural, n).format(n=n)]
-                      for n in NUMBERS]
-        assert page[lang] == wanted, lang
-    assert page["en"][1][1] == "1 game shown." and page["en"][2][1] == "2 games shown."
-    assert [page["ru"][n][0] for n in (1, 2, 5, 11, 21, 22, 25)] == [0, 1, 2, 2, 0, 1, 2]
-
-
-def test_a_plural_word_is_exported_with_each_form_of_the_language() -> None:
-    assert page_words("en")["games_shown"] == ["{n} game shown.", "{n} games shown."]
-    for lang in LANGUAGES:
-        forms = page_words(lang)["games_shown"]
-        assert isinstance(forms, list) and len(forms) == (3 if lang == "ru" else 2), lang
-        assert len(set(forms)) == len(forms) or lang != "ru", forms  # Russian's three differ
-        assert all("{n}" in f for f in forms), forms
+    assert json.loads(out) == want

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..actions import Action, Roll, Score
+from ..analysis import ranked_reasons
 from ..bots import DozzyBot
 from ..game import Game
 from ..i18n import _, ngettext, number
@@ -82,9 +83,12 @@ class LineCoach:
         coach = self.table()
         if coach is None:
             return []
-        options = coach.options(coach.position_of(self.session.game), with_odds=False)
+        game = self.session.game
+        options = coach.options(coach.position_of(game), with_odds=False)
+        reasons = ranked_reasons(game, [o.action for o in options[:SHOWN]])
         lines = [coach_head_text(view)]
-        lines += [coach_option_text(rank, o, view) for rank, o in enumerate(options[:SHOWN], 1)]
+        lines += [coach_option_text(rank, o, view, reason)
+                  for rank, (o, reason) in enumerate(zip(options[:SHOWN], reasons, strict=True), 1)]
         if len(options) > SHOWN:
             lines.append(more_moves_text(len(options) - SHOWN))
         return lines

@@ -16,13 +16,15 @@ from rich.padding import Padding
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
+from ..analysis import Reason, ranked_reasons
 from ..bots import DozzyBot
 from ..game import Action, Game, Roll, Score
 from ..i18n import _, language, ngettext, number, percent
+from ..narration import coach_reason_text
 from ..rules import Ruleset
 from ..solver.coach import Coach, Option, Position
 from ..solver.tables import Listener, Stopped, TableProgress, table
@@ -126,8 +128,9 @@ def costly_question(lost: float, best: Option) -> str:
              "Play it anyway?").format(points=number(lost, 1), best=best.action.describe())
 
 
-class CoachPanel(Vertical):
-    """Shown and hidden with c. ``options`` holds the ranked moves on show, best first."""
+class CoachPanel(VerticalScroll):
+    """Shown and hidden with c; it scrolls within the room the dice leave (the arrows while it
+    has them, Tab). ``options`` holds the ranked moves on show, best first."""
 
     def __init__(self, lang: str) -> None:
         super().__init__(id="coach")
@@ -197,25 +200,30 @@ class CoachPanel(Vertical):
 
         pos = self.app.call_from_thread(position)
         options = coach.options(pos) if pos is not None else []
-        self.app.call_from_thread(self.show, version, options, view)
+        self.app.call_from_thread(self.show, version, options, view, game)
 
-    def show(self, version: int, options: list[Option], view: GameView) -> None:
+    def show(self, version: int, options: list[Option], view: GameView, game: Game) -> None:
+        """On the UI thread: the ranked moves of ``version``, with what the card tells of each."""
         self.query_one(ProgressBar).display = False
-        if version != self.wanted:
+        if version != self.wanted or game.version != version:
             return  # the game has moved on; a newer ranking is on its way
         self.options, self.version = options, version
+        reasons = ranked_reasons(game, [o.action for o in options[:SHOWN]])
         with language(self.lang):
-            self.query_one("#coach-body", Static).update(Group(*self.table(options, view)))
+            self.query_one("#coach-body", Static).update(Group(*self.table(options, view, reasons)))
 
     @property
     def plain(self) -> str:
         """The ranked moves as plain text, one line each (what the panel lists)."""
         return "\n".join(self.lines)
 
-    def table(self, options: list[Option], view: GameView) -> list[RenderableType]:
-        """The best moves: what to do, the points to expect from here, what each gives up, and for
+    def table(self, options: list[Option], view: GameView,
+              reasons: list[Reason | None] | None = None) -> list[RenderableType]:
+        """The best moves: what to do, the points to expect from here, what each gives up, what
+        the card tells of it (``reasons``, one a move: "it puts the bonus out of reach") and for
         a keep the odds of each box this turn may fill (indented under it); then what the
         columns mean."""
+        why = reasons or [None] * len(options)
         names = {b.id: b.name for b in view.players[0].boxes}
         numbers = {b.id: b.number for b in view.players[0].boxes}
         heads = _("move"), _("expected"), _("regret")  # outside the f-string, where the extraction finds them
@@ -233,6 +241,9 @@ class CoachPanel(Vertical):
             line = f"{n:>2} {move:<22} {number(o.value, 1):>9} {regret:>8}"
             self.lines.append(line)
             parts.append(Text(line, style="bold" if n == 1 else ""))
+            reason = why[n - 1] if n - 1 < len(why) else None
+            if reason is not None:
+                parts.append(Padding(Text(coach_reason_text(reason), style="bold italic"), (0, 0, 0, 3)))
             if o.odds:
                 odds = " · ".join(f"{names[c]} {percent(p)}" for c, p in o.odds)
                 parts.append(Padding(Text(odds, style="italic"), (0, 0, 0, 3)))

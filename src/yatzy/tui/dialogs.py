@@ -9,7 +9,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
@@ -23,9 +23,9 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", show=False)]
 
-    def __init__(self, lang: str, dozzy: bool) -> None:
+    def __init__(self, lang: str, dozzy: bool, dice: int) -> None:
         super().__init__(classes="dialog")
-        self.lang, self.dozzy = lang, dozzy
+        self.lang, self.dozzy, self.dice = lang, dozzy, dice
 
     def heading(self) -> str:
         return _("Keys")
@@ -33,11 +33,12 @@ class HelpScreen(ModalScreen[None]):
     def rows(self) -> list[tuple[str, str]]:
         """Each key and what it does (called in the screen's language)."""
         rows = [
-            ("1 … 6", _("hold or free a die (a click on it too)")),
+            (f"1 … {self.dice}", _("hold or free a die (a click on it too)")),
             ("r, " + _("space"), _("roll the dice that are not held")),
             ("↑ ↓", _("pick a box that the dice may fill")),
             ("Enter", _("fill the picked box (or click it twice)")),
             ("c", _("the coach: every move ranked by the exact solver")),
+            ("Tab", _("the arrows to the open coach and back to the card")),
             ("w", _("warn before a move that loses points against the coach (off, 1, 3, 5, 10)")),
             ("u", _("undo the last score, until the next roll")),
         ]
@@ -63,7 +64,7 @@ class HelpScreen(ModalScreen[None]):
                 text.append(f" {key:<{width}} ", style="bold reverse")
                 text.append(f"  {what}\n")
             text.append("\n" + _("Esc closes this help."))
-        with Vertical(classes="box"):
+        with VerticalScroll(classes="box"):  # on a small terminal the arrows scroll the rest into view
             yield Static(text, id="help-text")
 
 

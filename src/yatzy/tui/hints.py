@@ -15,8 +15,9 @@ from ..views import GameView, ScoreOption
 from .texts import bonus_sentence, dice_text
 
 
-def hint_text(view: GameView, person: bool, ready: bool, pace: float) -> str:
-    """The line under the dice: what the player may do now, or who plays and at what pace."""
+def hint_text(view: GameView, person: bool, ready: bool, pace: float, on_coach: bool = False) -> str:
+    """The line under the dice: what the player may do now, or who plays and at what pace;
+    ``on_coach``: the coach has the arrows, and Tab goes to the card to fill a box."""
     if view.over:
         return _("n: a new game · q: quit")
     if not person:
@@ -33,7 +34,12 @@ def hint_text(view: GameView, person: bool, ready: bool, pace: float) -> str:
             return _("r rolls · b brings tiles back first")
         return _("r rolls the dice")
     if view.rolls_left + view.saved_rolls:
+        if on_coach:
+            return _("1–{n} hold a die · r rolls the others · Tab: the card, to fill a box").format(
+                n=len(view.dice))
         return _("1–{n} hold a die · r rolls the others · ↑ ↓ Enter fill a box").format(n=len(view.dice))
+    if on_coach:
+        return _("No rolls left: Tab goes to the card to fill a box")
     return _("No rolls left: ↑ ↓ Enter fill a box")
 
 
@@ -69,18 +75,29 @@ def tiles_board(view: GameView) -> Text:
     return text
 
 
-def play_keys(view: GameView, person: bool) -> list[tuple[str, str]]:
-    """The key bar: the keys that matter now."""
+def play_keys(view: GameView, person: bool, dice: int) -> list[tuple[str, str]]:
+    """The key bar: the keys that matter now; the hold keys are those of the ruleset's ``dice``
+    (1–5, or 1–6 in Maxi)."""
     if view.over:
         return [("n", _("new game")), ("ctrl+s", _("save")), ("?", _("help")), ("q", _("quit"))]
     keys = [("?", _("help"))]
     if person:
-        keys += [("r", _("roll")), ("1–6", _("hold")), ("↑↓ ⏎", _("fill")), ("c", _("coach"))]
+        keys += [("r", _("roll")), (f"1–{dice}", _("hold")), ("↑↓ ⏎", _("fill")), ("c", _("coach"))]
     else:
         keys += [("+ −", _("pace")), ("s", _("skip")), ("c", _("coach"))]
     if view.last is not None and view.last.undoable:
         keys.append(("u", _("undo")))
     return keys + [("ctrl+s", _("save")), ("ctrl+t", _("contrast")), ("q", _("quit"))]
+
+
+def coach_keys(keys: list[tuple[str, str]], coaching: bool, on_coach: bool) -> list[tuple[str, str]]:
+    """The key bar with the coach open: Tab's way to the card or the coach after the keys that
+    fill (or in their place while the coach has the arrows), and c closing it."""
+    if not coaching:
+        return keys
+    keys = [(k, _("close coach") if k == "c" else what) for k, what in keys if not (on_coach and "↑↓" in k)]
+    at = max((i + 1 for i, (k, _w) in enumerate(keys) if "↑↓" in k or k.startswith("1–")), default=1)
+    return keys[:at] + [("tab", _("card") if on_coach else _("coach"))] + keys[at:]
 
 
 def turn_text(view: GameView) -> str:

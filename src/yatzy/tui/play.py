@@ -1,6 +1,6 @@
 """The play screen: every card side by side, the dice, the turn, the moves, the coach.
 
-Keyboard first (1-6 hold, r or space rolls, arrows and Enter fill a box, ? lists every
+Keyboard first (1 to the number of dice hold, r or space rolls, arrows and Enter fill a box, ? lists every
 key), the mouse too (click a die; click a box to pick it, again to fill it). Bots play at a
 pace that can be followed, faster or slower with + and -, skipped with s.
 
@@ -18,7 +18,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from ..actions import parse_action
@@ -35,6 +34,7 @@ from ..views import GameView, ScoreOption
 from . import hints
 from .celebrate import best_texts, is_yatzy, previous_bests, yatzy_text
 from .coach import CoachPanel, build, costly, costly_question
+from .coaching import CoachPlacing
 from .dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, SaveScreen
 from .dice import DiceRow
 from .end import EndScreen
@@ -44,11 +44,12 @@ from .settings import Settings, autosave, next_warning
 from .widgets import Die, KeyBar, ScoreCard
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(CoachPlacing):
     BINDINGS = [
         *(Binding(str(n), f"hold({n - 1})", show=False) for n in range(1, 7)),
         Binding("r,space", "roll", show=False),
         Binding("c", "coach", show=False),
+        Binding("tab,shift+tab", "switch", show=False),
         Binding("w", "warn", show=False),
         Binding("u", "undo", show=False),
         Binding("b", "restore", show=False),
@@ -226,6 +227,9 @@ class PlayScreen(Screen[None]):
         """The history could not be written: said, and the game goes on."""
         self.notify(message, severity="error", timeout=10)
 
+    def redraw(self) -> None:
+        self.draw(self.session.view())
+
     def draw(self, view: GameView) -> None:
         with language(self.lang):
             self._draw(view)
@@ -233,38 +237,41 @@ class PlayScreen(Screen[None]):
     def _draw(self, view: GameView) -> None:
         person = self.session.waiting_for()
         self.put("#title", Text(f" {_(view.title)} · {round_text(view)}", style="bold"))
-        self.put("#turn", Text(hints.turn_text(view), style="bold"))
+        self.put("#turn", Text(hints.turn_text(view), style="bold"), layout=True)
         for row in self.query(DiceRow):
             row.show(view.dice, _("HELD") if person is not None else _("KEPT"))
         card = self.query_one(ScoreCard)
         card.show(view)
-        self.put("#hint", Text(self.hint(view, person is not None)))
+        self.put("#hint", Text(self.hint(view, person is not None)), layout=True)
         self.put("#picked", Text(hints.picked_text(view, card.picked), style="bold"))
         board = self.query_one("#board", Static)
         board.display = view.board is not None
         if view.board is not None:
             self.put("#board", hints.tiles_board(view))
-        self.put("#bonus", Text(hints.bonus_text(view)))
+        self.put("#bonus", Text(hints.bonus_text(view)), layout=True)
         self.put("#moves", self.moves_text())
         coach = self.query_one(CoachPanel)
         if coach.display:
             coach.follow(view, self.game)
-        self.query_one(KeyBar).show(self.keys(view, person is not None))
+        self.query_one(KeyBar).show(hints.coach_keys(self.keys(view, person is not None),
+                                                     self.coaching, self.on_coach))
 
     def moves_text(self) -> Text:
         return Text("\n".join(self.moves))
 
-    def put(self, selector: str, text: Text) -> None:
-        """Show ``text`` in a Static of fixed height, unless it shows it already."""
+    def put(self, selector: str, text: Text, layout: bool = False) -> None:
+        """Show ``text`` in a Static, unless it shows it already; ``layout``: the Static's height
+        follows its text (the turn, the hint, the bonus); the others have fixed heights and
+        redraw only themselves."""
         if self.shown.get(selector) != text:
             self.shown[selector] = text
-            self.query_one(selector, Static).update(text, layout=False)
+            self.query_one(selector, Static).update(text, layout=layout)
 
     def hint(self, view: GameView, person: bool) -> str:
-        return hints.hint_text(view, person, self.bot_ready(), self.pacer.pace)
+        return hints.hint_text(view, person, self.bot_ready(), self.pacer.pace, self.on_coach)
 
     def keys(self, view: GameView, person: bool) -> list[tuple[str, str]]:
-        return hints.play_keys(view, person)
+        return hints.play_keys(view, person, self.game.ruleset.dice)
 
     # ---- what the player does -----------------------------------------------------------
     def costly(self, action: Action) -> tuple[float, Option] | None:
@@ -406,15 +413,6 @@ class PlayScreen(Screen[None]):
         self.stop_bots()
         self.after_change()
 
-    def action_coach(self) -> None:
-        coach = self.query_one(CoachPanel)
-        coach.display = not coach.display
-        self.set_class(coach.display, "-coaching")  # room is made for it, the dice kept (yatzy.tcss)
-        if coach.display:
-            coach.follow(self.session.view(), self.game)
-        else:
-            self.query_one(ScoreCard).focus()  # back from the coach's place on a small terminal
-
     def action_warn(self) -> None:
         """Cycle the warning before a costly move: off, then more than 1, 3, 5, 10 points."""
         settings = self.settings
@@ -449,7 +447,7 @@ class PlayScreen(Screen[None]):
             self.notify(hints.motion_notice(self.settings.roll_animation), timeout=4)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.lang, self.game.ruleset.uses_board))
+        self.app.push_screen(HelpScreen(self.lang, self.game.ruleset.uses_board, self.game.ruleset.dice))
 
     def action_save(self) -> None:
         default = str(self.save_path or DEFAULT_SAVE)

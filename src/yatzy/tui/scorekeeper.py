@@ -244,7 +244,7 @@ class KeeperHelpScreen(HelpScreen):
     """Every key of the scorekeeper, in the players' language."""
 
     def __init__(self, lang: str, dozzy: bool, dice: int) -> None:
-        super().__init__(lang, dozzy)
+        super().__init__(lang, dozzy, dice)
         self.example = example(dice)
 
     def heading(self) -> str:
@@ -291,7 +291,7 @@ class KeeperScreen(PlayScreen):
     def dice_area(self) -> ComposeResult:
         with Vertical(id="keeper"):
             yield Static(id="keeper-table")
-            yield DiceEntry(id="keeper-entry", compact=True)
+            yield DiceEntry(id="keeper-entry", compact=True, select_on_focus=False)
             yield Static(id="keeper-message")
 
     def on_mount(self) -> None:
@@ -398,8 +398,14 @@ class KeeperScreen(PlayScreen):
     def action_roll(self) -> None:
         self.query_one(DiceEntry).focus()  # no roll key: the dice are typed
 
+    def home(self) -> None:
+        """Where the keys go when the coach does not have them: the dice line (the arrows pick
+        the box from there)."""
+        self.query_one(DiceEntry).focus()
+
     def action_hold(self, index: int) -> None:
-        """A digit while the card has the focus: the start of a throw typed."""
+        """A digit while the dice line has not the focus (the card, the coach): the start of a
+        throw typed (the line does not select its text on focus, so the digit is kept)."""
         entry = self.query_one(DiceEntry)
         entry.focus()
         entry.insert_text_at_cursor(str(index + 1))

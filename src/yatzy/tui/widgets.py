@@ -31,7 +31,8 @@ def pips(face: int | None, large: bool) -> str:
 
 
 class Die(Static):
-    """One die: its key (1-6) on the frame, its face in pips, and ▲HELD under them when held.
+    """One die: its key (1 up to the number of dice) on the frame, its face in pips, and ▲HELD
+    under them when held.
 
     A held die is marked by more than colour: a double frame and the word with its ▲. On a
     small terminal (the app's ``-narrow`` class) the face is a digit between ▲ marks."""

@@ -1,12 +1,14 @@
 """Every word of the web page, declared once for the gettext catalogs and exported for the page.
 
-The page (``static/i18n.js``) looks its words up by key (``t("seat_n", {n: 2})``) in
-``static/i18n/<lang>.json``. A word with a number is a :class:`Plural` (gettext's ngettext):
-its file holds the language's forms, in the catalog's order, and ``t`` picks one by ``n``.
-Those files are not written by hand: each is exported from the compiled catalogs by
-``scripts/translations`` (``python -m yatzy.web.page_text``), so the page and the rest of the
-program share one catalog, and ``tests/test_i18n.py`` fails while an exported file is stale. A
-word whose English reads otherwise elsewhere in the program has the context "page".
+The page (``static/app.js``) looks its words up by key (``t("seat_n", {n: 2})``) in
+``static/i18n/<lang>.json``. A word that counts (``NP_``, "1 game shown", "2 games shown") is
+exported as its forms by the plural category the page's ``Intl.PluralRules`` names for a count
+(``{"one": ..., "other": ...}``; Russian has "few" and "many" too), and ``t`` picks the form for
+its ``n``. Those files are not written by hand: each is exported from the
+compiled catalogs by ``scripts/translations`` (``python -m yatzy.web.page_text``), so the page
+and the rest of the program share one catalog, and ``tests/test_i18n.py`` fails while an
+exported file is stale. A word whose English reads otherwise elsewhere in the program has
+the context "page".
 """
 
 from __future__ import annotations
@@ -16,28 +18,33 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..i18n import LANGUAGES, N_, NC_, _, language, ngettext, pgettext, translations
+from babel import Locale
 
-__all__ = ["FOLDER", "PAGE_TEXT", "Plural", "export", "page_json", "page_words", "plural_form"]
+from ..i18n import LANGUAGES, N_, NC_, _, language, ngettext, pgettext
 
-FOLDER = Path(__file__).parent / "static" / "i18n"
-"""Where the page loads its words from: ``<lang>.json``."""
+__all__ = ["FOLDER", "PAGE_TEXT", "NP_", "Plural", "export", "page_json", "page_words", "plural_forms"]
 
 
 @dataclass(frozen=True)
 class Plural:
-    """A page word with a number ``{n}``, as ngettext takes it (scripts/translations extracts
-    ``Plural(singular, plural)``); exported as every form of the language (Russian: three)."""
+    """A page word that counts ``{n}``: its English singular and plural (the catalog has each
+    language's forms)."""
 
     singular: str
     plural: str
 
 
-def plural_form(lang: str, n: int) -> int:
-    """Which of ``lang``'s plural forms ``n`` takes (the catalog's Plural-Forms; the page's
-    ``pluralForm`` in static/i18n.js is the same rule)."""
-    rule = getattr(translations(lang), "plural", None)
-    return int(n != 1) if rule is None else int(rule(n))
+def NP_(singular: str, plural: str) -> Plural:  # noqa: N802 - a marker, like N_
+    """Mark a counting page word for the catalog (``scripts/translations`` extracts it as
+    ngettext's two forms)."""
+    return Plural(singular, plural)
+
+
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+"""CLDR's plural categories, in the order a word's forms are exported."""
+
+FOLDER = Path(__file__).parent / "static" / "i18n"
+"""Where the page loads its words from: ``<lang>.json``."""
 
 PAGE_TEXT: dict[str, str | tuple[str, str] | Plural] = {
     "skip": N_("Skip to the game"),
@@ -161,7 +168,8 @@ PAGE_TEXT: dict[str, str | tuple[str, str] | Plural] = {
     "fair_wait": N_("The seed is revealed when the game is over."),
     "seed": NC_("page", "Seed"),
     "salt": N_("Salt"),
-    "fair_ok": N_("Checked: the seed matches the fingerprint and all {n} rolls follow from it."),
+    "fair_ok": NP_("Checked: the seed matches the fingerprint and the {n} roll follows from it.",
+                   "Checked: the seed matches the fingerprint and all {n} rolls follow from it."),
     "fair_failed": N_("The dice check failed."),
     "fair_bad_roll": N_("Check failed: action {number} shows {shown}, but the seed rolls {drawn}."),
     "fair_bad_commitment": N_("Check failed: the seed and salt do not match the fingerprint."),
@@ -219,7 +227,7 @@ PAGE_TEXT: dict[str, str | tuple[str, str] | Plural] = {
     "all_rulesets": N_("All rulesets"),
     "more_games": N_("Show more games"),
     "loading": N_("Loading…"),
-    "games_shown": Plural("{n} game shown.", "{n} games shown."),
+    "games_shown": NP_("{n} game shown.", "{n} games shown."),
     "no_games": N_("No finished games yet."),
     "games_own": N_("This server keeps its history private: you see the games of the rooms this "
                     "browser took part in."),
@@ -245,9 +253,11 @@ PAGE_TEXT: dict[str, str | tuple[str, str] | Plural] = {
     "replay_next_action": N_("Next move: {action}"),
     "back_to_games": N_("Back to the games played"),
     "distribution": N_("Final totals"),
-    "distribution_explain": N_("{n} final totals, counted in bins of {bin} points."),
+    "distribution_explain": NP_("{n} final total, counted in bins of {bin} points.",
+                                "{n} final totals, counted in bins of {bin} points."),
     "chart_title": N_("Final totals in {ruleset}"),
-    "chart_desc": N_("A bar chart of {n} final totals. Totals: games — {bins}."),
+    "chart_desc": NP_("A bar chart of {n} final total. Totals: games — {bins}.",
+                      "A bar chart of {n} final totals. Totals: games — {bins}."),
     "chart_table": N_("The chart's numbers as a table"),
     "totals": N_("Totals"),
     "games": NC_("page", "Games"),
@@ -270,22 +280,27 @@ PAGE_TEXT: dict[str, str | tuple[str, str] | Plural] = {
 """Each key the page looks up, and its English (with its context where it has one)."""
 
 
-def page_words(lang: str) -> dict[str, str | list[str]]:
-    """Every key of the page with its words in ``lang``, from the compiled catalog (a
-    :class:`Plural`'s: each form, in the catalog's order)."""
+def page_words(lang: str) -> dict[str, str | dict[str, str]]:
+    """Every key of the page with its words in ``lang``, from the compiled catalog (a counting
+    word: its forms by plural category, :func:`plural_forms`)."""
     with language(lang):
-        return {key: _words(lang, text) for key, text in PAGE_TEXT.items()}
+        return {key: plural_forms(text, lang) if isinstance(text, Plural) else
+                pgettext(*text) if isinstance(text, tuple) else _(text)
+                for key, text in PAGE_TEXT.items()}
 
 
-def _words(lang: str, text: str | tuple[str, str] | Plural) -> str | list[str]:
-    if isinstance(text, tuple):
-        return pgettext(*text)
-    if isinstance(text, Plural):
-        first: dict[int, int] = {}  # the smallest number of each form: what ngettext is asked with
-        for n in range(1000):
-            first.setdefault(plural_form(lang, n), n)
-        return [ngettext(text.singular, text.plural, first[form]) for form in sorted(first)]
-    return _(text)
+def plural_forms(word: Plural, lang: str) -> dict[str, str]:
+    """A counting word's forms in ``lang`` (the current language) by CLDR plural category, as
+    the page's ``Intl.PluralRules(lang).select(n)`` names them: each category gets the
+    catalog's form for a count of it (0 to 199 holds one of each a language's whole numbers
+    have); "other" is always there, the form of 5 where no whole number is "other" (Russian's
+    is for fractions)."""
+    rule = Locale.parse(lang).plural_form
+    found: dict[str, str] = {}
+    for n in range(200):
+        found.setdefault(rule(n), ngettext(word.singular, word.plural, n))
+    found.setdefault("other", found[rule(5)])
+    return {c: found[c] for c in CATEGORIES if c in found}
 
 
 def page_json(lang: str) -> str:

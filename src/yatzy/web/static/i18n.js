@@ -2,6 +2,7 @@
 // (a word with a number in the form its number takes, as gettext's ngettext),
 // the page's language (chosen, remembered, or the browser's) and its way of writing numbers.
 import { $ } from "./dom.js";
+import { pluralForm } from "./plural.js";
 import { store } from "./store.js";
 
 export const LANGS = ["en", "fi", "sv", "da", "nb", "ru"];
@@ -27,18 +28,12 @@ export async function setLanguage(code) {
   await loadLanguage();
 }
 
-/** The words under ``key``, with ``{name}`` placeholders filled from ``params``; a word with
- * a number (its forms, page_text.Plural) in the form ``params.n`` takes. */
+/** The words under ``key``, with ``{name}`` placeholders filled from ``params``; a counting
+ * word takes the form for ``params.n`` ("1 game shown", "2 games shown"). */
 export function t(key, params = {}) {
-  let text = strings[key] ?? english[key] ?? key;
-  if (Array.isArray(text)) text = text[Math.min(pluralForm(lang, params.n ?? 0), text.length - 1)];
+  const text = key in strings ? pluralForm(strings[key], params.n ?? 0, lang)
+    : pluralForm(english[key] ?? key, params.n ?? 0, "en");
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-}
-
-/** Which of the language's plural forms ``n`` takes: the catalogs' Plural-Forms (gettext's). */
-export function pluralForm(code, n) {
-  if (code === "ru") return n % 10 === 1 && n % 100 !== 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 10 || n % 100 >= 20) ? 1 : 2;
-  return n !== 1 ? 1 : 0;
 }
 
 /** A number as the page's language writes it (248,4 in Finnish), with `digits` decimals. */
