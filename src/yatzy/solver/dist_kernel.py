@@ -330,20 +330,20 @@ def card_turns(lo, hi, masks, M, seg_len, pos_of_mask, n_aux, n_y, pidx, p_start
                     if (m >> c) & 1:
                         continue
                     t_base = pos_of_mask[m | (1 << c)] * n_aux
-                    for d in range(p_start[c], p_start[c + 1]):
-                        p = p_val[d]
-                        for a2 in range(n_aux):
-                            for y in range(n_y):
-                                shift = p + (extra if y == 1 else 0)
-                                for ii in range(c0, c1):
+                    for ii in range(c0, c1):  # a source's outcomes together: its vector stays hot
+                        u = col_u[ii]
+                        for d in range(p_start[c], p_start[c + 1]):
+                            p = p_val[d]
+                            u2 = min(u + p, cap) if is_upper[c] else u
+                            for a2 in range(n_aux):
+                                for y in range(n_y):
                                     w = OUT[d, a2, y, ii]
                                     if w == 0.0:
                                         continue
                                     if cnt == end:
                                         over[j] = 1  # more outcomes than room: flagged below
                                         continue
-                                    u = col_u[ii]
-                                    u2 = min(u + p, cap) if is_upper[c] else u
+                                    shift = p + (extra if y == 1 else 0)
                                     o_src[cnt] = base + u
                                     o_tgt[cnt] = (t_base + a2) * (cap + 1) + u2
                                     o_rel[cnt] = u + shift - u2

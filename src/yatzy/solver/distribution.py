@@ -165,8 +165,9 @@ def plan(spec: SolverSpec, budget: int | None = None) -> Plan:
     if need > budget:
         raise InvalidActionError(
             _("the exact distribution of {rules} would take {need} GiB of memory; this machine "
-              "allows {budget} GiB (half its memory)").format(
-                rules=rs.name, need=_gib(need), budget=_gib(budget)))
+              "allows {budget} GiB (half its memory), so it would take a machine with {machine} "
+              "GiB").format(rules=rs.name, need=_gib(need), budget=_gib(budget),
+                            machine=math.ceil(2 * need / 2**30)))
     u = np.arange(cap + 1)
     layers = []
     for k in range(n_cat + 1):
