@@ -120,9 +120,10 @@ def _first_best_keeps(YB, IB, EX, sub_ptr, sub_idx, must_keep_one):  # noqa: ANN
 
 
 @njit(cache=True, nogil=True)
-def _choose_keeps(bk, r, Sl, Ex, YB, IB, full0, roll_ptr, roll_subs,
-                  must_keep_one):  # noqa: ANN001, ANN201
-    """bk[i]: the keep playout._choose_keep takes with roll r at u = us[i], -1 to score.
+def _play_roll(K, SC, R, r, Sl, Ex, YB, IB, full0, roll_ptr, roll_subs,
+               must_keep_one):  # noqa: ANN001, ANN201
+    """Roll r's chance in each column R[r, i] goes to the keep playout._choose_keep takes
+    (K) or, if it scores, to SC[r, i].
 
     _choose_keep takes the first keep (smallest first) worth more than the best so far by
     1e-6. That is the first keep of the best value (YB, IB) when it beats scoring and is
@@ -131,21 +132,26 @@ def _choose_keeps(bk, r, Sl, Ex, YB, IB, full0, roll_ptr, roll_subs,
     """
     full = full0 + r
     for i in range(Sl.shape[1]):
+        w = R[r, i]
         best = YB[full, i]
         if best <= Sl[r, i]:
+            SC[r, i] += w
             continue
         if best >= np.float32(16.00001):
-            bk[i] = IB[full, i]
+            K[IB[full, i], i] += w
             continue
-        best_v = Sl[r, i]
+        best_v, k_best = Sl[r, i], -1
         for s in range(roll_ptr[r], roll_ptr[r + 1]):
             k = roll_subs[s]
             if must_keep_one and k == 0:
                 continue
             v = Ex[k, i]
             if v > best_v + 1e-6:
-                best_v = v
-                bk[i] = k
+                best_v, k_best = v, k
+        if k_best >= 0:
+            K[k_best, i] += w
+        else:
+            SC[r, i] += w
 
 
 @njit(cache=True, nogil=True)
@@ -179,7 +185,6 @@ def turn_outcomes(S, CB, a, col_m, n_aux, n_y, pidx, n_pts, score, n, child, sta
     OUT = np.zeros((n_pts, n_aux, n_y, nu), dtype=np.float64)
     R = np.empty((NR, nu), dtype=np.float64)
     K = np.zeros((NK, nu), dtype=np.float64)
-    bk = np.empty(nu, dtype=np.int64)
     for r in range(NR):
         for i in range(nu):
             R[r, i] = roll_prob[r]
@@ -196,16 +201,8 @@ def turn_outcomes(S, CB, a, col_m, n_aux, n_y, pidx, n_pts, score, n, child, sta
         if left > 0:
             _first_best_keeps(YB, IB, EX[left - 1], sub_ptr, sub_idx, must_keep_one)
             for r in range(NR):
-                for i in range(nu):
-                    bk[i] = -1
-                _choose_keeps(bk, r, Sl, EX[left - 1], YB, IB, full0, roll_ptr, roll_subs,
-                              must_keep_one)
-                for i in range(nu):
-                    k = bk[i]
-                    if k >= 0:
-                        K[k, i] += R[r, i]
-                    else:
-                        SC[r, i] += R[r, i]
+                _play_roll(K, SC, R, r, Sl, EX[left - 1], YB, IB, full0, roll_ptr, roll_subs,
+                           must_keep_one)
         else:
             SC += R
         if mode == MODE_BANK or left == 0:  # the box is the same at every roll but with saved rolls
@@ -378,7 +375,8 @@ def push(c, cstart, o_src, o_tgt, o_rel, o_prob, D, M, src_off, src_len, D2, M2,
                     continue
                 w = o_prob[o]
                 s0, d0 = src_off[s], dst_off[t] + rel
+                into, source = D2[d0:d0 + L], D[s0:s0 + L]  # views: no sign check per entry
                 for k in range(L):
-                    D2[d0 + k] += w * D[s0 + k]
+                    into[k] += w * source[k]
                 M2[t] += w * M[s]
     return bad.sum()
