@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
 from ..errors import InvalidActionError
@@ -34,8 +35,11 @@ from .spec import SolverSpec
 
 PERCENTS = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 THRESHOLDS = (200, 250, 300, 325, 350)
-ROOM = 1 << 20
-"""Turn outcomes held at once (32 bytes each): cards are worked out in groups that fit."""
+ROOM = 1 << 22
+"""Turn outcomes held at once (32 bytes each, 128 MB): cards are worked out in groups that
+fit, each group a few parallel loops (fewer groups, less waiting for threads)."""
+SMALL = 1 << 15
+"""Outcomes below which a group is worked out on the calling thread alone."""
 
 Progress = Callable[[int, int], None]
 """Called with (states done, states in all) as groups of cards finish."""
@@ -155,7 +159,9 @@ def plan(spec: SolverSpec, budget: int | None = None) -> Plan:
     after = np.minimum(rs.rolls_per_turn + auxes, n_aux) if spec.mode == MODE_BANK else np.ones(n_aux)
     room = (open_points[:, None] * after[None, :] * (2 if spec.mode == MODE_YAHTZEE else 1)
             * valid).astype(np.int64)
-    most = max(ROOM, int((room * reach.sum(axis=1)[:, None]).sum(axis=1).max()))
+    per_card_room = (room * reach.sum(axis=1)[:, None]).sum(axis=1)
+    layer_room = max(int(per_card_room[pop == k].sum()) for k in range(n_cat + 1))
+    most = max(min(ROOM, layer_room), int(per_card_room.max()))
     # layer sizes first, from counts, so a far too big ruleset is refused before its arrays
     below, at = reach[:, :cap].sum(axis=1), reach[:, cap]
     per_card = (valid * (below[:, None] * (low_most + 1)
@@ -282,15 +288,38 @@ def distribution(solution: Solution, progress: Progress | None = None,
     spec = solution.spec
     p = the_plan or plan(spec)
     cap, bonus_points = spec.bonus[1:]
-    n_aux, n_y, n_cat = spec.n_aux, 2 if spec.mode == MODE_YAHTZEE else 1, spec.n_cat
     values = np.ascontiguousarray(solution.values)
     k = spec.kernel_args
     turn_args = (values, k.score, k.is_upper, k.open_bits, k.cap, k.n, k.child, k.start, k.mode,
                  k.ycat, k.jok, k.five_face, k.extra_bonus, k.rolls, k.bank_cap, k.must_keep_one,
                  k.sub_ptr, k.sub_idx, k.roll_prob, *spec.sub_lists[2:])
+    threads = numba.get_num_threads()
+    try:
+        D, value, reached = _walk(p, turn_args, progress, threads)
+    finally:
+        numba.set_num_threads(threads)
+    last = p.layers[-1]
+    pmf = np.zeros(int(last.seg_len.max()) + cap + bonus_points, dtype=np.float64)
+    for i in np.flatnonzero(last.seg_len).tolist():
+        o, L = int(last.seg_off[i]), int(last.seg_len[i])
+        u = i % (cap + 1)
+        shift = u + (bonus_points if u == cap else 0)
+        pmf[shift:shift + L] += D[o:o + L]
+        if u == cap and bonus_points:
+            value += bonus_points * float(D[o:o + L].sum())
+    return Distribution(spec.ruleset.name, np.trim_zeros(pmf, "b"), value, solution.expected_score,
+                        time.perf_counter() - t0, p.peak_bytes, reached)
+
+
+def _walk(p: Plan, turn_args: tuple[object, ...], progress: Progress | None,
+          threads: int) -> tuple[np.ndarray, float, int]:
+    """Layer by layer from the empty card: the full cards' vectors, the policy's expected
+    points before the bonus, the states reached."""
+    spec = p.spec
+    per_state = spec.bonus[1] + 1
+    n_aux, n_y, n_cat = spec.n_aux, 2 if spec.mode == MODE_YAHTZEE else 1, spec.n_cat
     o_src, o_tgt, o_rel = (np.empty(p.room, dtype=np.int64) for _ in range(3))
     o_prob = np.empty(p.room, dtype=np.float64)
-    per_state = cap + 1
     total = sum(int((layer.seg_len > 0).sum()) for layer in p.layers[:-1])
     done, reached, value = 0, 0, 0.0
     D = np.ones(1, dtype=np.float64)
@@ -314,6 +343,8 @@ def distribution(solution: Solution, progress: Progress | None = None,
             cstart = np.empty((hi - lo, n_aux, n_cat + 1), dtype=np.int64)
             ev = np.empty(hi - lo, dtype=np.float64)
             n_reached = np.empty(hi - lo, dtype=np.int64)
+            # a small group is quicker on this thread than woken threads (Kids, the last cards)
+            numba.set_num_threads(1 if region[-1] < SMALL else threads)
             bad = dist_kernel.card_turns(
                 lo, hi, src.masks, M, src.seg_len, pos_of_mask, n_aux, n_y, p.points.index,
                 p.points.start, p.points.val, region, o_src, o_tgt, o_rel, o_prob, cstart, ev,
@@ -330,14 +361,4 @@ def distribution(solution: Solution, progress: Progress | None = None,
                 progress(done, total)
             lo = hi
         D, M = D2, M2
-    last = p.layers[-1]
-    pmf = np.zeros(int(last.seg_len.max()) + cap + bonus_points, dtype=np.float64)
-    for i in np.flatnonzero(last.seg_len).tolist():
-        o, L = int(last.seg_off[i]), int(last.seg_len[i])
-        u = i % (cap + 1)
-        shift = u + (bonus_points if u == cap else 0)
-        pmf[shift:shift + L] += D[o:o + L]
-        if u == cap and bonus_points:
-            value += bonus_points * float(D[o:o + L].sum())
-    return Distribution(spec.ruleset.name, np.trim_zeros(pmf, "b"), value, solution.expected_score,
-                        time.perf_counter() - t0, p.peak_bytes, reached)
+    return D, value, reached

@@ -271,15 +271,20 @@ def reach_table(masks, open_bits, is_upper, table, cap, n_cat):  # noqa: ANN001,
         for c in range(n_cat):
             if not (opn >> c) & 1:
                 continue
-            nxt = m | (1 << c)
-            for u in range(cap + 1):
-                if not reach[m, u]:
+            here, nxt = reach[m], reach[m | (1 << c)]
+            if not is_upper[c]:
+                for u in range(cap + 1):  # whole rows, no branch: the loops vectorize
+                    nxt[u] |= here[u]
+                continue
+            for j in range(table.shape[1]):
+                p = table[c, j]
+                if p < 0:
                     continue
-                if is_upper[c]:
-                    for j in range(table.shape[1]):
-                        p = table[c, j]
-                        if p >= 0:
-                            reach[nxt, min(u + p, cap)] = True
-                else:
-                    reach[nxt, u] = True
+                lim = max(cap - p, 0)
+                for u in range(lim):
+                    nxt[u + p] |= here[u]
+                top = False
+                for u in range(lim, cap + 1):
+                    top |= here[u]
+                nxt[cap] |= top
     return reach
