@@ -3,6 +3,7 @@ with a brute force on toy rulesets and with simulated games of optimal play."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from functools import cache, partial
 from itertools import product
@@ -15,7 +16,7 @@ from yatzy.dice import all_rolls, counts, sub_multisets
 from yatzy.errors import InvalidActionError
 from yatzy.registry import get_ruleset
 from yatzy.rules import Bonus, Category, Ruleset
-from yatzy.solver.distribution import Distribution, distribution, plan
+from yatzy.solver.distribution import Distribution, distribution, parse_targets, plan
 from yatzy.solver.simulate import simulate_optimal
 from yatzy.solver.solve import Solution, solve
 from yatzy.solver.spec import SolverSpec
@@ -193,3 +194,54 @@ def test_mean_is_the_exact_value(name: str, opts: dict[str, object], value: floa
         assert abs(d.mean - value) < 1e-6
     if name == "yatzy":
         _within_simulation(d, sol, 100_000, seed=5)
+
+
+@pytest.fixture(scope="module")
+def kids() -> Distribution:
+    return distribution(solve(get_ruleset("kids")))
+
+
+def test_at_least_is_the_sum_of_the_chances_from_the_target_up(kids: Distribution) -> None:
+    pmf = kids.pmf
+    low, top = int(np.flatnonzero(pmf)[0]), len(pmf) - 1
+    assert pmf[low] > 0 and pmf[top] > 0
+    for t in (0, low, low + 1, 100, top - 1, top):
+        assert kids.at_least(t) == math.fsum(pmf[t:].tolist())
+    # at the lowest score (0 in Kids: a game can end with none) every game counts
+    assert kids.at_least(low) == kids.at_least(0) == math.fsum(pmf.tolist())
+    assert abs(kids.at_least(low) - 1) < 1e-12
+    # at the highest score only the games that end there; above it none
+    assert kids.at_least(top) == pmf[top]
+    assert kids.at_least(top + 1) == 0.0 and kids.at_least(10**9) == 0.0
+
+
+def test_at_least_counts_a_game_that_ends_on_the_target(kids: Distribution) -> None:
+    """P(>= t) - P(>= t + 1) is the chance of ending on t: the target itself is reached."""
+    for t in range(len(kids.pmf)):
+        assert kids.at_least(t) - kids.at_least(t + 1) == pytest.approx(kids.pmf[t], abs=1e-15)
+        assert kids.at_least(t) >= kids.at_least(t + 1)
+    gaps = np.flatnonzero(kids.pmf == 0)  # a score no game ends on changes nothing
+    assert len(gaps) and all(kids.at_least(int(g)) == kids.at_least(int(g) + 1) for g in gaps)
+
+
+@pytest.mark.parametrize("bad,words", [
+    (-1, "0 points or more, not -1"), (2.5, "whole number of points, not “2.5”"),
+    (True, "whole number"), ("300", "whole number"),
+])
+def test_a_bad_target_is_refused(kids: Distribution, bad: object, words: str) -> None:
+    with pytest.raises(InvalidActionError, match=words):
+        kids.at_least(bad)  # type: ignore[arg-type]
+
+
+def test_targets_as_typed() -> None:
+    assert parse_targets(["300", " 200, 250 ", "250", "0"]) == [300, 200, 250, 0]
+    for bad, words in (("abc", "“abc”"), ("", "“”"), ("200,", "“”"), ("-5", "not -5"),
+                       ("2.5", "“2.5”")):
+        with pytest.raises(InvalidActionError, match=words):
+            parse_targets([bad])
+
+
+def test_targets_in_the_json(kids: Distribution) -> None:
+    out = kids.to_dict([150, 100])
+    assert out["targets"] == {"150": kids.at_least(150), "100": kids.at_least(100)}
+    assert "targets" not in kids.to_dict()

@@ -177,18 +177,25 @@ def converge(
 def distribution(
     rules_: RulesOpt = "yatzy",
     option: OptionOpt = None,
+    target: Annotated[list[str] | None, typer.Option(
+        "--target", "-t", help="also the chance of at least this score, e.g. 300 or 250,300 "
+                               "(repeatable)")] = None,
     plot: PlotOpt = None,
     as_json: JsonOpt = False,
     lang: LangOpt = "en",
 ) -> None:
     """The exact distribution of the final score under optimal play: mean, spread,
-    percentiles and the chance of reaching 200 to 350 points."""
+    percentiles and the chance of reaching 200 to 350 points (or the --target scores)."""
     from ..plots import plot_distribution
-    from ..solver.distribution import PERCENTS, THRESHOLDS, plan, spec_of
+    from ..solver.distribution import PERCENTS, THRESHOLDS, parse_targets, plan, spec_of
     from ..solver.distribution import distribution as run
     from ..solver.solve import check_solvable
 
     rs = ruleset_from(rules_, option)
+    try:
+        targets = parse_targets(target or [])
+    except YatzyError as e:
+        fail(e)
     _check_plot(plot)
     try:
         check_solvable(rs)
@@ -202,7 +209,7 @@ def distribution(
             dist = run(sol, lambda done, total: bar.update(task, completed=done, total=total), the_plan)
     except YatzyError as e:
         fail(e)
-    result: dict[str, object] = {"options": {k: v for k, v in rs.options}, **dist.to_dict()}
+    result: dict[str, object] = {"options": {k: v for k, v in rs.options}, **dist.to_dict(targets)}
     title = _("{title}: final score under optimal play").format(title=_(rs.title))
     plot_error = None if plot is None else _save_plot(
         lambda: plot_distribution(dist, str(plot), title), plot, result)
@@ -217,10 +224,23 @@ def distribution(
             f"{percent(q / 100)} {dist.percentile(q)}" for q in PERCENTS)), markup=False)
         console.print(_("chance of at least: {list}").format(list=", ".join(
             f"{t} {percent(dist.at_least(t), 1)}" for t in THRESHOLDS)), markup=False)
+        for t in targets:
+            console.print(ngettext("chance of at least {score} point with optimal play: {chance}",
+                                   "chance of at least {score} points with optimal play: {chance}",
+                                   t).format(score=t, chance=_chance(dist.at_least(t))),
+                          markup=False)
         if plot is not None and plot_error is None:
             console.print(_("plot: {path}").format(path=plot), markup=False)
     if plot_error is not None:
         fail(plot_error)
+
+
+def _chance(p: float) -> str:
+    """A chance as a percentage, or as "1 in N" when it is below 0.01 % (it is never shown as
+    0 unless it is 0)."""
+    if p == 0 or p >= 0.0001:
+        return percent(p, 2)
+    return _("1 in {n}").format(n=number(1 / p))
 
 
 @app.command()

@@ -2,11 +2,11 @@
 
 Forward, card by card from the empty one (Delta Yatzy's way): every state (filled boxes,
 aux, capped upper total) a game can reach holds the distribution of the points scored so
-far, a float64 vector. Each state's turn is played once with chances instead of dice, by
-the simulator's own choices (:mod:`.dist_kernel`), and its vector is pushed, shifted by
-each outcome's points, into the states the turn leads to. At the full card the bonus is
-added where the upper total made it. Only two layers (cards with k and k + 1 boxes filled)
-are held at a time.
+far, a float64 vector. A card's turns are played once for all its reached upper totals,
+with chances instead of dice, by the simulator's own choices (:mod:`.dist_kernel`), and
+each state's vector is pushed, shifted by each outcome's points, into the states the turn
+leads to. At the full card the bonus is added where the upper total made it. Only two
+layers (cards with k and k + 1 boxes filled) are held at a time.
 
 Three numbers say how exact it is: ``mean`` (the distribution's mean), ``policy_value`` (the
 same policy's expected score summed turn by turn in float64, by linearity: it checks the
@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numba
@@ -35,11 +35,14 @@ from .spec import SolverSpec
 
 PERCENTS = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 THRESHOLDS = (200, 250, 300, 325, 350)
-CHUNK = 4096
-"""Source states whose turns are worked out before their vectors are pushed."""
+ROOM = 1 << 22
+"""Turn outcomes held at once (32 bytes each, 128 MB): cards are worked out in groups that
+fit, each group a few parallel loops (fewer groups, less waiting for threads)."""
+SMALL = 1 << 15
+"""Outcomes below which a group is worked out on the calling thread alone."""
 
 Progress = Callable[[int, int], None]
-"""Called with (states done, states in all) as chunks finish."""
+"""Called with (states done, states in all) as groups of cards finish."""
 
 
 @dataclass(frozen=True)
@@ -47,16 +50,27 @@ class Layer:
     """The states of the cards with one number of boxes filled, and where each one's vector lies.
 
     Segment (i * n_aux + a) * (cap + 1) + u is state (masks[i], a, u); an unreachable one
-    has length 0.
+    has length 0. room[i, a]: the most outcomes one turn from (masks[i], a, any u) can have.
     """
 
     masks: np.ndarray
     seg_len: np.ndarray
     seg_off: np.ndarray
+    room: np.ndarray
 
     @property
     def size(self) -> int:
         return int(self.seg_len.sum())
+
+
+@dataclass(frozen=True)
+class BoxPoints:
+    """Each box's possible points, numbered: box c's are val[start[c]:start[c + 1]], and
+    index[c, points] is their number (what a turn's outcomes are counted by)."""
+
+    index: np.ndarray
+    start: np.ndarray
+    val: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -65,14 +79,14 @@ class Plan:
 
     spec: SolverSpec
     layers: list[Layer]
-    out_width: int
-    p_max: int
+    points: BoxPoints
+    room: int
+    """Outcomes the pass holds at once (the most one card can have, if more than ROOM)."""
     peak_bytes: int
 
     @property
     def states(self) -> int:
         return sum(int((layer.seg_len > 0).sum()) for layer in self.layers)
-
 
 
 def spec_of(ruleset: Ruleset) -> SolverSpec:
@@ -88,6 +102,19 @@ def memory_budget() -> int:
 
 def _gib(n: int) -> str:
     return f"{n / 2**30:.1f}"
+
+
+def box_points(spec: SolverSpec) -> BoxPoints:
+    """Every box's possible points, a joker's included."""
+    jok = spec.yahtzee[1]
+    per_box = [sorted(set(spec.score[c].tolist()) | {int(p) for p in np.unique(jok[..., c]) if p >= 0})
+               for c in range(spec.n_cat)]
+    index = np.full((spec.n_cat, max(max(x) for x in per_box) + 1), -1, dtype=np.int64)
+    start = np.zeros(spec.n_cat + 1, dtype=np.int64)
+    start[1:] = np.cumsum([len(x) for x in per_box])
+    for c, x in enumerate(per_box):
+        index[c, x] = np.arange(start[c], start[c + 1])
+    return BoxPoints(index, start, np.array([p for x in per_box for p in x], dtype=np.int64))
 
 
 def plan(spec: SolverSpec, budget: int | None = None) -> Plan:
@@ -107,10 +134,8 @@ def plan(spec: SolverSpec, budget: int | None = None) -> Plan:
     box_max = spec.score.max(axis=1)
     if spec.mode == MODE_YAHTZEE:
         box_max = np.maximum(box_max, jok.max(axis=(0, 1)))
-    p_max = int(box_max.max())
     budget = memory_budget() if budget is None else budget
-    reach = dist_kernel.reach_table(masks[np.argsort(pop, kind="mergesort")], spec.open_bits,
-                                    is_upper, _upper_scores(spec), cap, n_cat)[masks]
+    reach = spec.upper_reach()[masks]
     # a state's points so far lie in [u, u + lower boxes' most] below the bonus line
     # (the upper boxes hold exactly u there), in [cap, all filled boxes' most] at it
     up_most = np.zeros(len(masks), dtype=np.int64)
@@ -125,21 +150,30 @@ def plan(spec: SolverSpec, budget: int | None = None) -> Plan:
         low_most = np.repeat(low_most[:, None], n_aux, axis=1)
         most_saved = np.minimum(spec.bank_cap, (rs.rolls_per_turn - 1) * pop) if spec.mode == MODE_BANK else 0
         valid = auxes[None, :] <= np.broadcast_to(most_saved, pop.shape)[:, None]
+    # a turn's outcomes: an open box's points, the aux after (saved rolls: the rolls left
+    # unused), an extra Yahtzee bonus or not
+    points = box_points(spec)
+    open_bits = spec.open_bits[masks]
+    per_box = np.diff(points.start)
+    open_points = sum(((open_bits >> c) & 1) * int(per_box[c]) for c in range(n_cat))
+    after = np.minimum(rs.rolls_per_turn + auxes, n_aux) if spec.mode == MODE_BANK else np.ones(n_aux)
+    room = (open_points[:, None] * after[None, :] * (2 if spec.mode == MODE_YAHTZEE else 1)
+            * valid).astype(np.int64)
+    per_card_room = (room * reach.sum(axis=1)[:, None]).sum(axis=1)
+    layer_room = max(int(per_card_room[pop == k].sum()) for k in range(n_cat + 1))
+    most = max(min(ROOM, layer_room), int(per_card_room.max()))
     # layer sizes first, from counts, so a far too big ruleset is refused before its arrays
     below, at = reach[:, :cap].sum(axis=1), reach[:, cap]
     per_card = (valid * (below[:, None] * (low_most + 1)
                          + at[:, None] * ((up_most - cap)[:, None] + low_most + 1))).sum(axis=1)
     sizes = [int(per_card[pop == k].sum()) for k in range(n_cat + 1)]
-    distinct = sum(len(set(spec.score[c].tolist()) | set(jok[..., c].ravel().tolist()))
-                   for c in range(n_cat))
-    width = distinct * (min(n_aux, rs.rolls_per_turn + spec.bank_cap) if spec.mode == MODE_BANK
-                        else n_aux) * (2 if spec.mode == MODE_YAHTZEE else 1)
-    need = peak_bytes(spec, sizes, width)
+    need = peak_bytes(spec, sizes, most)
     if need > budget:
         raise InvalidActionError(
             _("the exact distribution of {rules} would take {need} GiB of memory; this machine "
-              "allows {budget} GiB (half its memory)").format(
-                rules=rs.name, need=_gib(need), budget=_gib(budget)))
+              "allows {budget} GiB (half its memory), so it would take a machine with {machine} "
+              "GiB").format(rules=rs.name, need=_gib(need), budget=_gib(budget),
+                            machine=math.ceil(2 * need / 2**30)))
     u = np.arange(cap + 1)
     layers = []
     for k in range(n_cat + 1):
@@ -149,34 +183,17 @@ def plan(spec: SolverSpec, budget: int | None = None) -> Plan:
         flat = (width_of * (valid[here][:, :, None] & reach[here][:, None, :])).ravel()
         off = np.zeros_like(flat)
         off[1:] = np.cumsum(flat)[:-1]
-        layers.append(Layer(masks[here], flat, off))
-    return Plan(spec, layers, width, p_max, need)
+        layers.append(Layer(masks[here], flat, off, room[here]))
+    return Plan(spec, layers, points, most, need)
 
 
-def peak_bytes(spec: SolverSpec, sizes: list[int], out_width: int) -> int:
-    """What the pass holds at most: two layers' vectors, a chunk's outcomes, the value table."""
+def peak_bytes(spec: SolverSpec, sizes: list[int], room: int) -> int:
+    """What the pass holds at most: two layers' vectors, the outcomes held at once, the value
+    table."""
     two = max(a + b for a, b in zip(sizes, sizes[1:], strict=False)) if len(sizes) > 1 else sizes[0]
     cap = spec.bonus[1]
     table = (1 << spec.n_cat) * spec.n_aux * (cap + 1) * 4
-    return 8 * two + CHUNK * out_width * 24 + table
-
-
-def _upper_scores(spec: SolverSpec) -> np.ndarray:
-    """Each box's possible points, padded with -1 (what the reach table adds to u)."""
-    scores = [sorted(set(spec.score[c].tolist())) for c in range(spec.n_cat)]
-    table = np.full((spec.n_cat, max(len(x) for x in scores)), -1, dtype=np.int64)
-    for c, x in enumerate(scores):
-        table[c, : len(x)] = x
-    return table
-
-
-def _auxes(spec: SolverSpec, mask: int, filled: int) -> range:
-    """The aux values a card with these boxes filled can have."""
-    if spec.mode == MODE_YAHTZEE:
-        return range(2 if mask >> spec.yahtzee[0] & 1 else 1)
-    if spec.mode == MODE_BANK:
-        return range(min(spec.bank_cap, (spec.ruleset.rolls_per_turn - 1) * filled) + 1)
-    return range(1)
+    return 8 * two + room * 32 + table
 
 
 @dataclass(frozen=True)
@@ -211,17 +228,57 @@ class Distribution:
         return int(np.searchsorted(cdf, q / 100 - 1e-12))
 
     def at_least(self, score: int) -> float:
-        """P(final >= score), from the top down so it never grows with the score."""
-        tail = np.cumsum(self.pmf[::-1])[::-1]
-        return float(tail[max(score, 0)]) if score < len(tail) else 0.0
+        """P(final >= score) under optimal (expected-score) play: the exact sum of the chances
+        of the scores from ``score`` up (math.fsum, so it never grows with the score).
 
-    def to_dict(self) -> dict[str, object]:
-        return {"rules": self.rules, "mean": self.mean, "sd": self.sd,
-                "policy_value": self.policy_value, "table_value": self.table_value,
-                "percentiles": {str(q): self.percentile(q) for q in PERCENTS},
-                "at_least": {str(t): self.at_least(t) for t in THRESHOLDS},
-                "pmf": [[int(s), float(p)] for s, p in enumerate(self.pmf) if p > 0],
+        :raises InvalidActionError: ``score`` is not a whole number of 0 or more.
+        """
+        return math.fsum(self.pmf[check_target(score):].tolist())
+
+    def to_dict(self, targets: Sequence[int] = ()) -> dict[str, object]:
+        """The JSON of ``yatzy distribution``; ``targets`` adds P(final >= t) for each."""
+        out: dict[str, object] = {
+            "rules": self.rules, "mean": self.mean, "sd": self.sd,
+            "policy_value": self.policy_value, "table_value": self.table_value,
+            "percentiles": {str(q): self.percentile(q) for q in PERCENTS},
+            "at_least": {str(t): self.at_least(t) for t in THRESHOLDS}}
+        if targets:
+            out["targets"] = {str(t): self.at_least(t) for t in targets}
+        return {**out, "pmf": [[int(s), float(p)] for s, p in enumerate(self.pmf) if p > 0],
                 "states": self.states, "seconds": self.seconds, "peak_bytes": self.peak_bytes}
+
+
+def check_target(score: object) -> int:
+    """``score`` as a target: a whole number of points, 0 or more.
+
+    :raises InvalidActionError: anything else (in the player's language).
+    """
+    if isinstance(score, bool) or not isinstance(score, int | np.integer):
+        raise InvalidActionError(_("a target is a whole number of points, not “{target}”").format(
+            target=score))
+    if score < 0:
+        raise InvalidActionError(_("a target is 0 points or more, not {target}").format(target=score))
+    return int(score)
+
+
+def parse_targets(texts: Sequence[str]) -> list[int]:
+    """Targets as typed: each text one or a comma-separated list ("300" or "200,250"), in the
+    order given, each once.
+
+    :raises InvalidActionError: a piece that is not a whole number of 0 or more.
+    """
+    out: list[int] = []
+    for text in texts:
+        for piece in text.split(","):
+            piece = piece.strip()
+            try:
+                value: object = int(piece)
+            except ValueError:
+                value = piece
+            target = check_target(value)
+            if target not in out:
+                out.append(target)
+    return out
 
 
 def distribution(solution: Solution, progress: Progress | None = None,
@@ -231,44 +288,16 @@ def distribution(solution: Solution, progress: Progress | None = None,
     spec = solution.spec
     p = the_plan or plan(spec)
     cap, bonus_points = spec.bonus[1:]
-    n_aux, n_y = spec.n_aux, 2 if spec.mode == MODE_YAHTZEE else 1
     values = np.ascontiguousarray(solution.values)
-    roll_ptr, roll_subs = spec.sub_lists[2:]
-    out_tgt = np.empty((CHUNK, p.out_width), dtype=np.int64)
-    out_shift = np.empty((CHUNK, p.out_width), dtype=np.int64)
-    out_prob = np.empty((CHUNK, p.out_width), dtype=np.float64)
-    out_n = np.empty(CHUNK, dtype=np.int64)
-    turn_pts = np.empty(CHUNK, dtype=np.float64)
-    mass = np.empty(CHUNK, dtype=np.float64)
-    parts = 4 * numba.get_num_threads()
-    total = sum(int((layer.seg_len > 0).sum()) for layer in p.layers[:-1])
-    done, reached, value = 0, 0, 0.0
-    D = np.ones(1, dtype=np.float64)
-    for src, dst in zip(p.layers, p.layers[1:], strict=False):
-        D2 = np.zeros(dst.size, dtype=np.float64)
-        pos_of_mask = np.full(1 << spec.n_cat, -1, dtype=np.int64)
-        pos_of_mask[dst.masks] = np.arange(len(dst.masks))
-        seg = np.flatnonzero(src.seg_len)
-        states = np.stack([src.masks[seg // (n_aux * (cap + 1))], seg // (cap + 1) % n_aux,
-                           seg % (cap + 1)], axis=1).astype(np.int64)
-        for c0 in range(0, len(seg), CHUNK):
-            chunk = seg[c0:c0 + CHUNK]
-            off, length = src.seg_off[chunk], src.seg_len[chunk]
-            k = len(chunk)
-            bad = dist_kernel.outcomes_of(
-                states[c0:c0 + k], D, off, length, pos_of_mask, out_tgt, out_shift, out_prob,
-                out_n[:k], turn_pts, mass, values, *spec.kernel_args, roll_ptr, roll_subs, n_aux,
-                n_y, p.p_max)
-            bad += dist_kernel.push(D, off, length, states[c0:c0 + k, 2], out_tgt, out_shift,
-                                    out_prob, out_n[:k], D2, dst.seg_off, dst.seg_len, cap, parts)
-            if bad:
-                raise AssertionError(f"{bad} turn outcomes did not fit the distribution's layout")
-            value += float(mass[:k] @ turn_pts[:k])
-            reached += int((mass[:k] > 0).sum())
-            done += k
-            if progress is not None:
-                progress(done, total)
-        D = D2
+    k = spec.kernel_args
+    turn_args = (values, k.score, k.is_upper, k.open_bits, k.cap, k.n, k.child, k.start, k.mode,
+                 k.ycat, k.jok, k.five_face, k.extra_bonus, k.rolls, k.bank_cap, k.must_keep_one,
+                 k.sub_ptr, k.sub_idx, k.roll_prob, *spec.sub_lists[2:])
+    threads = numba.get_num_threads()
+    try:
+        D, value, reached = _walk(p, turn_args, progress, threads)
+    finally:
+        numba.set_num_threads(threads)
     last = p.layers[-1]
     pmf = np.zeros(int(last.seg_len.max()) + cap + bonus_points, dtype=np.float64)
     for i in np.flatnonzero(last.seg_len).tolist():
@@ -280,3 +309,56 @@ def distribution(solution: Solution, progress: Progress | None = None,
             value += bonus_points * float(D[o:o + L].sum())
     return Distribution(spec.ruleset.name, np.trim_zeros(pmf, "b"), value, solution.expected_score,
                         time.perf_counter() - t0, p.peak_bytes, reached)
+
+
+def _walk(p: Plan, turn_args: tuple[object, ...], progress: Progress | None,
+          threads: int) -> tuple[np.ndarray, float, int]:
+    """Layer by layer from the empty card: the full cards' vectors, the policy's expected
+    points before the bonus, the states reached."""
+    spec = p.spec
+    per_state = spec.bonus[1] + 1
+    n_aux, n_y, n_cat = spec.n_aux, 2 if spec.mode == MODE_YAHTZEE else 1, spec.n_cat
+    o_src, o_tgt, o_rel = (np.empty(p.room, dtype=np.int64) for _ in range(3))
+    o_prob = np.empty(p.room, dtype=np.float64)
+    total = sum(int((layer.seg_len > 0).sum()) for layer in p.layers[:-1])
+    done, reached, value = 0, 0, 0.0
+    D = np.ones(1, dtype=np.float64)
+    M = np.zeros(len(p.layers[0].seg_len), dtype=np.float64)
+    M[0] = 1.0  # the empty card, nothing scored
+    for src, dst in zip(p.layers, p.layers[1:], strict=False):
+        D2 = np.zeros(dst.size, dtype=np.float64)
+        M2 = np.zeros(len(dst.seg_len), dtype=np.float64)
+        pos_of_mask = np.full(1 << n_cat, -1, dtype=np.int64)
+        pos_of_mask[dst.masks] = np.arange(len(dst.masks))
+        n_cards = len(src.masks)
+        live = (M > 0).reshape(n_cards, n_aux, per_state).sum(axis=2)
+        need = np.cumsum((live * src.room).sum(axis=1))
+        states = np.cumsum((src.seg_len > 0).reshape(n_cards, -1).sum(axis=1))
+        lo = 0
+        while lo < n_cards:  # cards in groups whose outcomes fit the room
+            before = int(need[lo - 1]) if lo else 0
+            hi = max(lo + 1, int(np.searchsorted(need, before + p.room, side="right")))
+            region = np.zeros(hi - lo + 1, dtype=np.int64)
+            region[1:] = need[lo:hi] - before
+            cstart = np.empty((hi - lo, n_aux, n_cat + 1), dtype=np.int64)
+            ev = np.empty(hi - lo, dtype=np.float64)
+            n_reached = np.empty(hi - lo, dtype=np.int64)
+            # a small group is quicker on this thread than woken threads (Kids, the last cards)
+            numba.set_num_threads(1 if region[-1] < SMALL else threads)
+            bad = dist_kernel.card_turns(
+                lo, hi, src.masks, M, src.seg_len, pos_of_mask, n_aux, n_y, p.points.index,
+                p.points.start, p.points.val, region, o_src, o_tgt, o_rel, o_prob, cstart, ev,
+                n_reached, *turn_args)
+            for c in range(n_cat):
+                bad += dist_kernel.push(c, cstart, o_src, o_tgt, o_rel, o_prob, D, M,
+                                        src.seg_off, src.seg_len, D2, M2, dst.seg_off, dst.seg_len)
+            if bad:
+                raise AssertionError(f"{bad} turn outcomes did not fit the distribution's layout")
+            value += float(ev.sum())
+            reached += int(n_reached.sum())
+            done = int(states[hi - 1])
+            if progress is not None:
+                progress(done, total)
+            lo = hi
+        D, M = D2, M2
+    return D, value, reached

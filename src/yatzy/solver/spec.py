@@ -226,8 +226,9 @@ class SolverSpec:
         extra = float(rs.extra_points({rs.yahtzee_box: rs.by_id[rs.yahtzee_box].max}, (1,) * self.n))
         return ycat, jok, five, extra
 
-    def states(self) -> int:
-        """Number of reachable states (mask, capped upper total, aux) the solution covers."""
+    def upper_reach(self) -> np.ndarray:
+        """reach[m, u]: the capped upper total u can be had with the boxes of mask m filled
+        (not kept: Maxi's is 90 MB)."""
         is_upper, cap, _ = self.bonus
         scores = [np.array(sorted(set(self.score[c].tolist())), dtype=np.int64)
                   for c in range(self.n_cat)]
@@ -235,8 +236,11 @@ class SolverSpec:
         table = np.full((self.n_cat, width), -1, dtype=np.int64)
         for c, x in enumerate(scores):
             table[c, : len(x)] = x
-        per_mask = reach_counts(self.reachable_masks, self.open_bits, is_upper, table, cap,
-                                self.n_cat)
+        return reach_table(self.reachable_masks, self.open_bits, is_upper, table, cap, self.n_cat)
+
+    def states(self) -> int:
+        """Number of reachable states (mask, capped upper total, aux) the solution covers."""
+        per_mask = self.upper_reach().sum(axis=1)
         if self.mode == MODE_YAHTZEE:
             has_y = (np.arange(1 << self.n_cat) >> self.yahtzee[0]) & 1
             return int((per_mask * (1 + has_y)).sum())
@@ -250,8 +254,8 @@ def _csr(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
-def reach_counts(masks, open_bits, is_upper, table, cap, n_cat):  # noqa: ANN001, ANN201
-    """How many capped upper totals are reachable in each mask."""
+def reach_table(masks, open_bits, is_upper, table, cap, n_cat):  # noqa: ANN001, ANN201
+    """reach[m, u]: capped upper total u is reachable with the boxes of m filled."""
     nm = 1 << n_cat
     reach = np.zeros((nm, cap + 1), dtype=np.bool_)
     reach[0, 0] = True
@@ -267,18 +271,20 @@ def reach_counts(masks, open_bits, is_upper, table, cap, n_cat):  # noqa: ANN001
         for c in range(n_cat):
             if not (opn >> c) & 1:
                 continue
-            nxt = m | (1 << c)
-            for u in range(cap + 1):
-                if not reach[m, u]:
+            here, nxt = reach[m], reach[m | (1 << c)]
+            if not is_upper[c]:
+                for u in range(cap + 1):  # whole rows, no branch: the loops vectorize
+                    nxt[u] |= here[u]
+                continue
+            for j in range(table.shape[1]):
+                p = table[c, j]
+                if p < 0:
                     continue
-                if is_upper[c]:
-                    for j in range(table.shape[1]):
-                        p = table[c, j]
-                        if p >= 0:
-                            reach[nxt, min(u + p, cap)] = True
-                else:
-                    reach[nxt, u] = True
-    out = np.zeros(nm, dtype=np.int64)
-    for m in range(nm):
-        out[m] = reach[m].sum()
-    return out
+                lim = max(cap - p, 0)
+                for u in range(lim):
+                    nxt[u + p] |= here[u]
+                top = False
+                for u in range(lim, cap + 1):
+                    top |= here[u]
+                nxt[cap] |= top
+    return reach
