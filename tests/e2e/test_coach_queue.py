@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from helpers.browser import LOOK, check_axe
 from helpers.tables import held_build
 from yatzy.i18n import _, language
+from yatzy.registry import get_ruleset
 
 BUILDING, QUEUED = 57, 58  # Kids variants (bonus thresholds) no other test builds
 
@@ -50,7 +51,7 @@ def test_the_coach_panel_says_its_tables_place_in_the_queue(new_page: Any,
         with language("fi"):
             queued = _("The {rules} table waits for its turn to be built (number {place} in the queue); "
                        "the answer follows when it is ready. Play on meanwhile.")
-        queued = queued.format(rules="kids", place=1)
+            queued = queued.format(rules=_(get_ruleset("kids").title), place=1)  # its title, not its id
         expect(page.locator("#coach p")).to_have_text([queued])
         expect(page.locator("#coach")).not_to_contain_text(re.compile(r"\d\s?%"))
         page.screenshot(path=str(LOOK / "web-coach-queued.png"), full_page=True)

@@ -295,6 +295,14 @@ def held_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
         yield release
 
 
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A table cache of the test's own, so that no table another test stored counts as there."""
+    folder = tmp_path / "tables"
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(folder))
+    return folder
+
+
 def bot_room(client: TestClient, ruleset: Ruleset, level: str = "casual", lang: str = "en") -> Any:
     return client.post("/api/rooms", json={
         "ruleset": ruleset.name, "options": dict(ruleset.options), "lang": lang, "bot_pace": 0,

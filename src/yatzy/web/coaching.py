@@ -217,10 +217,10 @@ async def advise(room: Room, grant: Grant, msg: CoachRequest, lang: str, wait: f
             if got.place is not None:
                 note = _("The {rules} table waits for its turn to be built (number {place} in the queue); "
                          "the answer follows when it is ready. Play on meanwhile.").format(
-                    rules=game.ruleset.name, place=got.place)
+                    rules=_(game.ruleset.title), place=got.place)
             else:
                 note = _("Building the {rules} table, once for this server; the answer follows "
-                         "when it is ready. Play on meanwhile.").format(rules=game.ruleset.name)
+                         "when it is ready. Play on meanwhile.").format(rules=_(game.ruleset.title))
             return CoachAdvice(id=msg.id, version=version, seat=seat, status="preparing",
                                progress=got.progress, place=got.place, note=note)
         async with room.lock:
