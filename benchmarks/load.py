@@ -35,6 +35,7 @@ import gc
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -63,6 +64,7 @@ class Server:
     peak, and the CPU seconds it used while the games went on."""
 
     games: int = 0
+    actions: int = 0
     rss_before: int = 0
     rss_after: int = 0
     rss_peak: int = 0
@@ -72,7 +74,8 @@ class Server:
         grown = (self.rss_after - self.rss_before) / max(self.games, 1)
         return (f"server {n + 1}: {self.games} games; RSS {self.rss_before / 1024:.0f} MB at the start, "
                 f"{self.rss_after / 1024:.0f} MB after (peak {self.rss_peak / 1024:.0f} MB): "
-                f"{grown:.0f} kB per game; CPU {self.cpu / max(seconds, 1e-9) * 100:.0f} % of a core")
+                f"{grown:.0f} kB per game; CPU {self.cpu / max(seconds, 1e-9) * 100:.0f} % of a core, "
+                f"{self.cpu / max(self.actions, 1) * 1000:.1f} ms per action")
 
 
 @dataclass
@@ -86,6 +89,8 @@ class Report:
     making: list[float] = field(default_factory=list)
     """Seconds from asking for a room to having it."""
     servers: list[Server] = field(default_factory=list)
+    played: list[int] = field(default_factory=list)
+    """Actions acknowledged in each game."""
     client_cpu: float = 0.0
     """CPU seconds of the load generator (this process) while the games went on."""
     machine_cpu: float = 0.0
@@ -156,19 +161,33 @@ def serve(db: str, port: int, pubsub: str | None) -> None:
     from yatzy.web.limits import Limits
 
     started = [0.0]
+    pauses: list[tuple[float, int]] = []
 
     def timed(phase: str, info: dict[str, int]) -> None:
-        """Say each garbage collection that stops the server for more than 20 ms."""
+        """Count each garbage collection that stops the server for more than 20 ms (once the
+        startup's objects are frozen: the startup's own collection is not the games')."""
+        if not gc.get_freeze_count():
+            return
         if phase == "start":
             started[0] = time.perf_counter()
         elif (pause := time.perf_counter() - started[0]) > 0.02:
-            print(f"server {port}: garbage collection of generation {info['generation']} took "
-                  f"{pause * 1000:.0f} ms ({info['collected']} objects freed)", file=sys.stderr)
+            pauses.append((pause, info["generation"]))
 
     gc.callbacks.append(timed)
     app = create_app(db, pubsub, max_connections_per_client=100_000, rate=1000, burst=1000,
                      limits=Limits.unlimited())
+
+    def said(*_: object) -> None:
+        """Say the long collections when stopped (uvicorn raises the signal again after its shutdown)."""
+        if pauses:
+            longest, generation = max(pauses)
+            print(f"server {port}: {len(pauses)} garbage collections stopped it for over 20 ms, the longest "
+                  f"{longest * 1000:.0f} ms (generation {generation})", file=sys.stderr, flush=True)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, said)
     run_server(app, HOST, port, log_level="warning")
+    said()
 
 
 def start_server(db: str, port: int, pubsub: str | None) -> subprocess.Popen[bytes]:
@@ -256,6 +275,7 @@ async def play(http: httpx.AsyncClient, make: str, talk: str, report: Report, n:
                 view = m["view"]
             elif kind == "ack":
                 report.latencies.append(time.perf_counter() - sent.pop(m["id"]))
+                report.played[n] += 1
                 acked = m["version"]
             elif kind == "error":
                 report.errors.append(f"game {n}: {m.get('code')}: {m.get('message')}")
@@ -278,7 +298,7 @@ async def play(http: httpx.AsyncClient, make: str, talk: str, report: Report, n:
 
 async def drive(bases: list[str], games: int, think: float, ramp_up: float, time_limit: float,
                 elsewhere: bool, progress: Progress | None) -> Report:
-    report = Report(games)
+    report = Report(games, played=[0] * games)
     making = asyncio.Semaphore(MAKING)
     task = progress.add_task("games", total=games) if progress else None
 
@@ -300,7 +320,8 @@ async def drive(bases: list[str], games: int, think: float, ramp_up: float, time
         done, pending = await asyncio.wait(jobs, timeout=time_limit)
         for job in pending:
             job.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
+        if pending:  # closing a thousand WebSockets on a busy machine: not for ever
+            await asyncio.wait(pending, timeout=10)
         report.seconds = time.perf_counter() - start
     unfinished = games - report.finished - sum(1 for e in report.errors if e.startswith("game "))
     if pending:
@@ -340,6 +361,8 @@ def run(games: int = 200, think: float = 1.0, ramp_up: float = 10.0, time_limit:
             for proc, server, before in zip(procs, figures, cpu, strict=True):
                 server.rss_after, server.rss_peak = rss(proc.pid)
                 server.cpu = cpu_seconds(proc.pid) - before
+            for i, server in enumerate(figures):
+                server.actions = sum(report.played[(i - elsewhere) % servers::servers])  # those it took
             report.servers = figures
             return report
         finally:
