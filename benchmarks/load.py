@@ -190,10 +190,11 @@ def serve(db: str, port: int, pubsub: str | None) -> None:
         frozen objects are counted once (counting walks them all: 40 % of the server's time)."""
         if not frozen[0]:
             frozen[0] = gc.get_freeze_count() > 0
-            return
+            if not frozen[0]:
+                return
         if phase == "start":
             started[0] = time.perf_counter()
-        elif (pause := time.perf_counter() - started[0]) > 0.02:
+        elif started[0] and (pause := time.perf_counter() - started[0]) > 0.02:
             pauses.append((pause, info["generation"]))
 
     gc.callbacks.append(timed)
