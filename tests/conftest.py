@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
-# Value tables go to a private cache so tests never touch the user's.
+# Value tables go to a private cache so tests never touch the user's (one for the whole run:
+# the cache is made for several processes, so the workers of ./run-tests share it).
 os.environ.setdefault("YATZY_CACHE_DIR", tempfile.mkdtemp(prefix="yatzy-test-cache-"))
-# Games kept in the history and remembered settings go to private folders too.
-os.environ.setdefault("YATZY_DATA_DIR", tempfile.mkdtemp(prefix="yatzy-test-data-"))
-os.environ.setdefault("YATZY_CONFIG_DIR", tempfile.mkdtemp(prefix="yatzy-test-config-"))
+# Games kept in the history and remembered settings go to private folders too: each worker's
+# own (PYTEST_XDIST_WORKER), since a test counts the games it finds and reads what it remembered.
+for name, prefix in (("YATZY_DATA_DIR", "yatzy-test-data-"), ("YATZY_CONFIG_DIR", "yatzy-test-config-")):
+    if os.environ.get("PYTEST_XDIST_WORKER") or name not in os.environ:
+        os.environ[name] = tempfile.mkdtemp(prefix=prefix)
 
 BROWSER_TESTS = Path(__file__).parent / "e2e"
 
