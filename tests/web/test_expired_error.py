@@ -5,33 +5,18 @@ forgets one for a room that never was (tests/e2e/test_expired_rooms.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
-from pathlib import Path
 
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from helpers.web import db_url, make_room, receive
+from helpers.web import make_room, receive
 from yatzy.storage.database import reading
 from yatzy.storage.schema import RoomRow
-from yatzy.web.app import create_app
 from yatzy.web.expiry import Expiry, sweep
 
 EXPIRY = Expiry()
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> FastAPI:
-    return create_app(db_url(tmp_path))
-
-
-@pytest.fixture
-def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
 
 
 def test_an_expired_rooms_refusal_says_expired_and_an_unknown_codes_does_not(

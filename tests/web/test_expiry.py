@@ -5,7 +5,6 @@ say it has ended; its game stays in the history, its moves in it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -24,17 +23,6 @@ from yatzy.web.expiry import Expiry, sweep
 
 SECOND = timedelta(seconds=1)
 EXPIRY = Expiry()
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> FastAPI:
-    return create_app(db_url(tmp_path))
-
-
-@pytest.fixture
-def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
 
 
 def moved_at(app: FastAPI, code: str) -> datetime:

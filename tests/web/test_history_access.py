@@ -4,12 +4,10 @@ has expired; for anyone only with --public-history; the statistics stay aggregat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -41,17 +39,6 @@ def read(client: TestClient, game_id: int, *tokens: str) -> dict[str, Any]:
         f"/api/games/{game_id}/replay?step=1", headers=headers)
     assert r.status_code == step.status_code, (r.text, step.text)
     return {"status": r.status_code, **r.json()}
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> FastAPI:
-    return create_app(db_url(tmp_path))
-
-
-@pytest.fixture
-def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
 
 
 def test_a_game_is_seen_by_the_holders_of_its_rooms_tokens_only(app: FastAPI, client: TestClient) -> None:
