@@ -17,6 +17,13 @@ for name, prefix in (("YATZY_DATA_DIR", "yatzy-test-data-"), ("YATZY_CONFIG_DIR"
     if os.environ.get("PYTEST_XDIST_WORKER") or name not in os.environ:
         os.environ[name] = tempfile.mkdtemp(prefix=prefix)
 
+# A pytest-xdist worker starts with COLUMNS=80 (and LINES) in its environment: a Rich console
+# made then keeps that width for good, and a command's output no longer follows the COLUMNS a
+# test gives it. Without them, as in one process, the console reads COLUMNS when it prints.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
+
 BROWSER_TESTS = Path(__file__).parent / "e2e"
 
 
