@@ -150,6 +150,9 @@ async def _bots_on_two(db: Database) -> None:
     while not theirs.over:
         assert time.monotonic() < deadline, "the other process did not take over"
         await asyncio.sleep(0.01)
+    async with theirs.lock:  # the last move is over in memory before its commit is done
+        pass
+    await two.saved()  # and the finished game's save is under way
     stored = RoomStore(db).load(made.code)
     assert stored is not None and stored.game.is_over and stored.game.to_dict() == theirs.game.to_dict()
     for rooms in (one, two):
