@@ -117,6 +117,17 @@ class Player:
             if m["type"] in ("ack", "error") and m.get("id") == action_id:
                 return m
 
+    def answered(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send an act, undo or amend at the view's version and read its ack or error (after an
+        ack, up to the view of its version)."""
+        assert self.view is not None
+        message = {"version": self.view["version"], **message}
+        self.send(message)
+        m = self.answer(message["id"])
+        if m["type"] == "ack":
+            self.until_version()
+        return m
+
     def my_turn(self) -> bool:
         return bool(self.view and self.view["legal_actions"])
 
@@ -148,6 +159,16 @@ class Player:
         acks = [m["version"] for m in self.seen if m["type"] == "ack"]
         while self.view is None or (acks and self.view["version"] < acks[-1]):
             self.recv()
+
+
+def refused(client: TestClient, path: str, body: dict[str, Any], status: int, code: str) -> str:
+    """POST ``body`` to ``path``, which must be refused with ``status`` and error ``code``; the
+    refusal's words."""
+    r = client.post(path, json=body)
+    assert r.status_code == status, r.text
+    detail = r.json()["detail"]
+    assert detail["code"] == code, detail
+    return str(detail["message"])
 
 
 def db_url(tmp_path: Path) -> str:

@@ -10,14 +10,13 @@ import contextlib
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from helpers.games import play_out as play_game
 from helpers.tables import held_build
-from helpers.web import BOT, Player, join, make_room
+from helpers.web import BOT, Player, join, make_room, refused
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -35,13 +34,6 @@ def client(url: str) -> Iterator[TestClient]:
     with TestClient(create_app(url)) as c:
         yield c
 
-
-def refused(client: TestClient, path: str, body: dict[str, Any], status: int, code: str) -> str:
-    r = client.post(path, json=body)
-    assert r.status_code == status, r.text
-    detail = r.json()["detail"]
-    assert detail["code"] == code
-    return str(detail["message"])
 
 
 # ---- the host ---------------------------------------------------------------------------------

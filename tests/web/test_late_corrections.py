@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -32,16 +31,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def answer(player: Player, message: dict[str, Any]) -> dict[str, Any]:
-    """Send an act or amend at the view's version; its ack or error (read up to its events)."""
-    assert player.view is not None
-    message = {"version": player.view["version"], **message}
-    player.send(message)
-    m = player.answer(message["id"])
-    if m["type"] == "ack":
-        player.until_version()
-    return m
-
 
 def test_a_correction_after_the_end_by_the_rooms_own_seat_is_recorded_and_shown(
         client: TestClient, tmp_path: Path) -> None:
@@ -53,9 +42,9 @@ def test_a_correction_after_the_end_by_the_rooms_own_seat_is_recorded_and_shown(
     with Player(client, code, join(client, code)) as ann, Player(client, code, join(client, code)) as bo:
         ann.until("state")
         bo.until("state")
-        assert answer(ann, {"type": "act", "id": "typo", "action": "r = 11112"})["type"] == "ack"
-        assert answer(ann, {"type": "act", "id": "typo-s", "action": "s ones"})["type"] == "ack"
-        assert answer(ann, {"type": "amend", "id": "early", "turn": 0, "dice": [1, 1, 1, 1, 1],
+        assert ann.answered({"type": "act", "id": "typo", "action": "r = 11112"})["type"] == "ack"
+        assert ann.answered({"type": "act", "id": "typo-s", "action": "s ones"})["type"] == "ack"
+        assert ann.answered({"type": "amend", "id": "early", "turn": 0, "dice": [1, 1, 1, 1, 1],
                             "box": "ones"})["type"] == "ack"  # during the game: a plain correction
         for box in BOXES:  # the rest: each types five of a box's face and fills it
             face = BOXES.index(box) + 1
@@ -64,10 +53,10 @@ def test_a_correction_after_the_end_by_the_rooms_own_seat_is_recorded_and_shown(
                 while (p.view is None or p.view["version"] < other.view["version"]
                        or not p.view["legal_actions"]):
                     p.recv()
-                rolled = answer(p, {"type": "act", "id": f"r-{box}-{p.view['viewer']}",
+                rolled = p.answered({"type": "act", "id": f"r-{box}-{p.view['viewer']}",
                                     "action": f"r = {str(face) * 5}"})
                 assert rolled["type"] == "ack", rolled
-                assert answer(p, {"type": "act", "id": f"s-{box}-{p.view['viewer']}",
+                assert p.answered({"type": "act", "id": f"s-{box}-{p.view['viewer']}",
                                   "action": f"s {box}"})["type"] == "ack"
         while not ann.view["over"]:
             ann.recv()
@@ -76,16 +65,17 @@ def test_a_correction_after_the_end_by_the_rooms_own_seat_is_recorded_and_shown(
         assert totals[0] == totals[1]
         with Player(client, code, spectator) as s:  # a spectator may not correct
             s.until("state")
-            assert answer(s, {"type": "amend", "id": "s-fix", "turn": 1, "dice": [1, 1, 1, 1, 2],
+            assert s.answered({"type": "amend", "id": "s-fix", "turn": 1, "dice": [1, 1, 1, 1, 2],
                               "box": "ones"})["code"] == "spectator"
         with Player(client, code, stranger) as cy:  # nor a seat's token of another room
             assert cy.until("error")["code"] == "unauthorized"
         while bo.view is None or bo.view["version"] < ann.view["version"]:
             bo.recv()
-        assert answer(bo, {"type": "amend", "id": "ann-by-bo", "turn": 0, "dice": [1, 1, 1, 1, 2],
+        assert bo.answered({"type": "amend", "id": "ann-by-bo", "turn": 0, "dice": [1, 1, 1, 1, 2],
                            "box": "ones"})["code"] == "other_seat"  # nor another seat
         version = ann.view["version"]
-        fixed = answer(bo, {"type": "amend", "id": "late", "turn": 1, "dice": [1, 1, 1, 1, 2], "box": "ones"})
+        fixed = bo.answered({"type": "amend", "id": "late", "turn": 1, "dice": [1, 1, 1, 1, 2],
+                             "box": "ones"})
         assert fixed["type"] == "ack" and fixed["version"] == version + 1
         while ann.view["version"] < fixed["version"]:
             ann.recv()

@@ -39,16 +39,6 @@ def sync(player: Player, other: Player) -> None:
         player.recv()
 
 
-def answer(player: Player, message: dict[str, Any]) -> dict[str, Any]:
-    """Send an act, undo or amend (with the view's version) and read its ack or error."""
-    assert player.view is not None
-    message = {"version": player.view["version"], **message}
-    player.send(message)
-    m = player.answer(message["id"])
-    if m["type"] == "ack":
-        player.until_version()
-    return m
-
 
 def test_a_whole_scorekeeper_game_with_an_undo_and_a_correction(client: TestClient, tmp_path: Path) -> None:
     room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}], ruleset="kids", dice_from="players")
@@ -64,47 +54,48 @@ def test_a_whole_scorekeeper_game_with_an_undo_and_a_correction(client: TestClie
         ann.until("state")
         bo.until("state")
         # a roll without its dice, and dice typed for another seat, are refused
-        assert answer(ann, {"type": "act", "id": "no-dice", "action": "r"})["code"] == "invalid_action"
-        assert answer(bo, {"type": "act", "id": "bo-early", "action": "r = 11111"})["code"] == "not_your_turn"
-        assert answer(ann, {"type": "act", "id": "a1", "action": "r = 12346"})["type"] == "ack"
+        assert ann.answered({"type": "act", "id": "no-dice", "action": "r"})["code"] == "invalid_action"
+        early = bo.answered({"type": "act", "id": "bo-early", "action": "r = 11111"})
+        assert early["code"] == "not_your_turn"
+        assert ann.answered({"type": "act", "id": "a1", "action": "r = 12346"})["type"] == "ack"
         assert ann.view is not None and ann.view["dice"] == [1, 2, 3, 4, 6]
         assert ann.view["dice_from"] == "players"
         # typed wrong: Bo may not take Ann's dice back, Ann may
         sync(bo, ann)
-        assert answer(bo, {"type": "undo", "id": "bo-undo"})["code"] == "other_seat"
+        assert bo.answered({"type": "undo", "id": "bo-undo"})["code"] == "other_seat"
         before = ann.view["version"]
-        assert answer(ann, {"type": "undo", "id": "u1"})["type"] == "ack"
+        assert ann.answered({"type": "undo", "id": "u1"})["type"] == "ack"
         assert ann.view["version"] == before + 1 and ann.view["dice"] is None
         assert any(e["kind"] == "undone" for m in ann.seen if m["type"] == "events" for e in m["events"])
         # r = DICE names the dice on the table: the roll keeps what it can
-        assert answer(ann, {"type": "act", "id": "a2", "action": "r = 11346"})["type"] == "ack"
-        assert answer(ann, {"type": "act", "id": "a3", "action": "r = 11156"})["type"] == "ack"
+        assert ann.answered({"type": "act", "id": "a2", "action": "r = 11346"})["type"] == "ack"
+        assert ann.answered({"type": "act", "id": "a3", "action": "r = 11156"})["type"] == "ack"
         game = client.app.state.rooms.rooms[code].game  # type: ignore[attr-defined]
         assert str(game.log[-1]) == "k 116 = 15"
-        assert answer(ann, {"type": "act", "id": "a4", "action": "k 111 = 11"})["type"] == "ack"
+        assert ann.answered({"type": "act", "id": "a4", "action": "k 111 = 11"})["type"] == "ack"
         assert ann.view["dice"] == [1, 1, 1, 1, 1]
-        assert answer(ann, {"type": "act", "id": "a5", "action": "s ones"})["type"] == "ack"
+        assert ann.answered({"type": "act", "id": "a5", "action": "s ones"})["type"] == "ack"
         while bo.view is None or not bo.view["legal_actions"]:
             bo.recv()
-        assert answer(bo, {"type": "act", "id": "b1", "action": "r = 22256"})["type"] == "ack"
-        assert answer(bo, {"type": "act", "id": "b2", "action": "s twos"})["type"] == "ack"
+        assert bo.answered({"type": "act", "id": "b1", "action": "r = 22256"})["type"] == "ack"
+        assert bo.answered({"type": "act", "id": "b2", "action": "s twos"})["type"] == "ack"
         rounds = client.get(f"/api/rooms/{code}/rounds").json()
         assert [(r["turn"], r["seat"], r["number"], r["dice"], r["box"]) for r in rounds] == [
             (0, 0, 1, [1, 1, 1, 1, 1], "ones"), (1, 1, 1, [2, 2, 2, 5, 6], "twos")]
         # corrections: only the round's own seat; a round that was never played is refused
         sync(ann, bo)
-        assert answer(bo, {"type": "amend", "id": "bo-fix", "turn": 0, "dice": [1, 1, 1, 2, 3],
+        assert bo.answered({"type": "amend", "id": "bo-fix", "turn": 0, "dice": [1, 1, 1, 2, 3],
                            "box": "ones"})["code"] == "other_seat"
-        assert answer(ann, {"type": "amend", "id": "bad-fix", "turn": 7, "dice": [1, 1, 1, 2, 3],
+        assert ann.answered({"type": "amend", "id": "bad-fix", "turn": 7, "dice": [1, 1, 1, 2, 3],
                             "box": "ones"})["code"] == "illegal_action"
-        assert answer(ann, {"type": "amend", "id": "f1", "turn": 0, "dice": [1, 1, 1, 2, 3],
+        assert ann.answered({"type": "amend", "id": "f1", "turn": 0, "dice": [1, 1, 1, 2, 3],
                             "box": "ones"})["type"] == "ack"
         amended = [e for m in ann.seen if m["type"] == "events" for e in m["events"]
                    if e["kind"] == "amended"]
         assert amended and amended[0]["totals"][0] == 3
         assert client.get(f"/api/rooms/{code}/rounds").json()[0]["dice"] == [1, 1, 1, 2, 3]
         sync(bo, ann)
-        assert answer(bo, {"type": "amend", "id": "f2", "turn": 1, "actions": ["r = 22226", "s twos"]})[
+        assert bo.answered({"type": "amend", "id": "f2", "turn": 1, "actions": ["r = 22226", "s twos"]})[
             "type"] == "ack"
         # the rest of the game: each types five of a box's face and fills it
         for faces in ((2, 1), (3, 3), (4, 4), (5, 5), (6, 6)):
@@ -114,9 +105,9 @@ def test_a_whole_scorekeeper_game_with_an_undo_and_a_correction(client: TestClie
                 while p.view is None or not p.view["legal_actions"]:
                     p.recv()
                 dice = str(face) * 5
-                assert answer(p, {"type": "act", "id": f"{box}-{p.view['version']}",
+                assert p.answered({"type": "act", "id": f"{box}-{p.view['version']}",
                                   "action": f"r = {dice}"})["type"] == "ack"
-                assert answer(p, {"type": "act", "id": f"s{box}-{p.view['version']}",
+                assert p.answered({"type": "act", "id": f"s{box}-{p.view['version']}",
                                   "action": f"s {box}"})["type"] == "ack"
         sync(ann, bo)
         assert ann.view["over"] and [p["total"] for p in ann.view["players"]] == [153, 153]
@@ -125,9 +116,9 @@ def test_a_whole_scorekeeper_game_with_an_undo_and_a_correction(client: TestClie
         assert len(found) == 12 and [r["boxes"] for r in found] == [[r["box"]] for r in found]
         # a finished game may still be corrected; no reveal in a scorekeeper room
         sync(ann, bo)
-        assert answer(ann, {"type": "undo", "id": "late-undo"})["code"] == "game_over"
+        assert ann.answered({"type": "undo", "id": "late-undo"})["code"] == "game_over"
         sync(bo, ann)
-        assert answer(bo, {"type": "amend", "id": "f3", "turn": 1, "dice": [2, 2, 2, 2, 2],
+        assert bo.answered({"type": "amend", "id": "f3", "turn": 1, "dice": [2, 2, 2, 2, 2],
                            "box": "twos"})["type"] == "ack"
         assert not [m for m in ann.seen + bo.seen if m["type"] == "reveal"]
         version = bo.view["version"]
@@ -151,13 +142,14 @@ def test_a_hot_seat_scorekeeper_table_types_for_every_seat(client: TestClient) -
     with Player(client, room["code"], room["table_token"]) as table:
         assert table.until("welcome")["role"] == "table"
         table.until("state")
-        assert answer(table, {"type": "act", "id": "t1", "action": "r = 11111"})["type"] == "ack"
-        assert answer(table, {"type": "act", "id": "t2", "action": "s ones"})["type"] == "ack"
-        assert answer(table, {"type": "undo", "id": "t3"})["type"] == "ack"  # the table may take back any
-        assert answer(table, {"type": "act", "id": "t4", "action": "s twos"})["type"] == "ack"
-        assert answer(table, {"type": "act", "id": "t5", "action": "r = 22222"})["type"] == "ack"  # Bo's turn
-        assert answer(table, {"type": "act", "id": "t6", "action": "s twos"})["type"] == "ack"
-        assert answer(table, {"type": "amend", "id": "t7", "turn": 1, "dice": [2, 2, 2, 2, 1],
+        assert table.answered({"type": "act", "id": "t1", "action": "r = 11111"})["type"] == "ack"
+        assert table.answered({"type": "act", "id": "t2", "action": "s ones"})["type"] == "ack"
+        assert table.answered({"type": "undo", "id": "t3"})["type"] == "ack"  # the table may take back any
+        assert table.answered({"type": "act", "id": "t4", "action": "s twos"})["type"] == "ack"
+        # Bo's turn
+        assert table.answered({"type": "act", "id": "t5", "action": "r = 22222"})["type"] == "ack"
+        assert table.answered({"type": "act", "id": "t6", "action": "s twos"})["type"] == "ack"
+        assert table.answered({"type": "amend", "id": "t7", "turn": 1, "dice": [2, 2, 2, 2, 1],
                               "box": "twos"})["type"] == "ack"
 
 
@@ -166,10 +158,10 @@ def test_typed_dice_are_refused_in_a_normal_room_and_keeper_rooms_seat_people(cl
     code = room["code"]
     with Player(client, code, join(client, code)) as ann:
         ann.until("state")
-        forged = answer(ann, {"type": "act", "id": "forged", "action": "r = 66666"})
+        forged = ann.answered({"type": "act", "id": "forged", "action": "r = 66666"})
         assert forged["code"] == "invalid_action"
-        assert answer(ann, {"type": "undo", "id": "u"})["code"] == "not_keeper"
-        assert answer(ann, {"type": "amend", "id": "f", "turn": 0, "dice": [6, 6, 6, 6, 6],
+        assert ann.answered({"type": "undo", "id": "u"})["code"] == "not_keeper"
+        assert ann.answered({"type": "amend", "id": "f", "turn": 0, "dice": [6, 6, 6, 6, 6],
                             "box": "chance"})["code"] == "not_keeper"
         assert ann.view is not None and ann.view["version"] == 0 and ann.view["dice"] is None
     with_bot = client.post("/api/rooms", json={"seats": [{"name": "Ann"}, BOT], "dice_from": "players"})
@@ -196,18 +188,18 @@ def test_a_dozzy_round_corrected_into_a_box_with_a_choice_of_tiles(client: TestC
     with Player(client, room["code"], room["table_token"]) as table:
         table.until("state")
         for n, action in enumerate(typed):
-            assert answer(table, {"type": "act", "id": f"a{n}", "action": action})["type"] == "ack"
+            assert table.answered({"type": "act", "id": f"a{n}", "action": action})["type"] == "ack"
         before = table.view
         assert before is not None
         fix = {"type": "amend", "turn": 5, "dice": [2, 2, 4, 5, 6], "box": "n1"}
-        refused = answer(table, {**fix, "id": "f1"})
+        refused = table.answered({**fix, "id": "f1"})
         assert refused["code"] == "illegal_action" and all(
             f"s n1 {n}" in refused["message"] for n in (8, 10, 11)), refused  # the choices to type
         table.send({**fix, "id": "f2", "version": before["version"], "returns": [10],
                     "actions": ["r = 22456", "s n1 10"]})
         assert table.until("error")["code"] == "bad_message"  # one form or the other
         assert table.view == before
-        assert answer(table, {**fix, "id": "f3", "returns": [10]})["type"] == "ack"
+        assert table.answered({**fix, "id": "f3", "returns": [10]})["type"] == "ack"
         assert client.get(f"/api/rooms/{room['code']}/rounds").json()[-1]["box"] == "n1"
         expected = Game("dozzy", ["Anna"], dice_from="players")
         for action in [*typed[:-1], "s n1 10"]:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers.web import BOT, Player, join, make_room
+from helpers.web import BOT, Player, join, make_room, refused
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -33,13 +33,6 @@ def client(url: str) -> Iterator[TestClient]:
     with TestClient(create_app(url)) as c:
         yield c
 
-
-def refused(client: TestClient, path: str, body: dict[str, Any], status: int, code: str) -> str:
-    r = client.post(path, json=body)
-    assert r.status_code == status, r.text
-    detail = r.json()["detail"]
-    assert detail["code"] == code, detail
-    return str(detail["message"])
 
 
 # ---- a hot-seat room: the table's token only ---------------------------------------------------
