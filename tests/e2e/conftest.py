@@ -4,7 +4,6 @@ their own each). Without Chromium or Playwright the folder is skipped with the r
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,10 +18,9 @@ if not CHROMIUM.exists():
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[dev]' (playwright)")
 pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python")
 
-import uvicorn  # noqa: E402
 
-from helpers.wait import DEADLINE, wait_for  # noqa: E402
-from helpers.web import free_port  # noqa: E402
+from helpers.wait import DEADLINE  # noqa: E402
+from helpers.web import serving  # noqa: E402
 from yatzy.web.app import create_app  # noqa: E402
 
 playwright_sync.expect.set_options(timeout=DEADLINE * 1000)  # every wait of a page on the one deadline
@@ -31,17 +29,10 @@ playwright_sync.expect.set_options(timeout=DEADLINE * 1000)  # every wait of a p
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-e2e") / "web.sqlite3"
-    port = free_port()
     # the tests read every game played, unless a module says PUBLIC_HISTORY = False
     app = create_app(f"sqlite:///{db}", public_history=getattr(request.module, "PUBLIC_HISTORY", True))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for(lambda: server.started, what="the server did not start")
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

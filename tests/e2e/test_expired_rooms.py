@@ -7,19 +7,17 @@ token for a code that names no room is forgotten. The history says whose games i
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-import uvicorn
 from playwright.sync_api import Page, expect
 
 from helpers.browser import LOOK, check_axe, create_room
-from helpers.wait import DEADLINE, wait_for
-from helpers.web import free_port
+from helpers.wait import DEADLINE
+from helpers.web import serving
 from yatzy.web.app import create_app
 from yatzy.web.expiry import Expiry
 
@@ -29,15 +27,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The folder's server, but a finished room nobody watches expires a second after its end
     (a sweep every 0.2 s), and the history is private."""
     db = tmp_path_factory.mktemp("web-expiry") / "web.sqlite3"
-    port = free_port()
     app = create_app(f"sqlite:///{db}", expiry=Expiry(finished_for=timedelta(seconds=1), every=0.2))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for(lambda: server.started, what="the server did not start")
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with serving(app) as url:
+        yield url
 
 
 def kept(page: Page, code: str) -> Any:

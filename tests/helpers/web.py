@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -169,6 +170,24 @@ def refused(client: TestClient, path: str, body: dict[str, Any], status: int, co
     detail = r.json()["detail"]
     assert detail["code"] == code, detail
     return str(detail["message"])
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread of this process on 127.0.0.1 (a free port): its
+    base URL once it has started; stopped afterwards."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_for(lambda: server.started, what="the server did not start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 def db_url(tmp_path: Path) -> str:
