@@ -28,7 +28,7 @@ from .security import client_address
 __all__ = [
     "MAX_ROOM_TOKENS", "STATUS", "Analyses", "AnalysesDep", "BaseUrl", "BudgetDep", "Clients", "ClientsDep",
     "DatabaseDep", "LangDep", "LimitsDep", "RoomDep", "RoomTokensDep", "RoomsDep", "Settings", "SettingsDep",
-    "address", "base_url", "find_room", "get_analyses", "get_budget", "get_clients", "get_db", "get_limits",
+    "base_url", "find_room", "get_analyses", "get_budget", "get_clients", "get_db", "get_limits",
     "get_rooms", "get_settings", "http_error", "limited", "no_room", "query_lang", "room_or_404",
     "room_tokens",
 ]
@@ -151,12 +151,6 @@ def room_tokens(lang: LangDep, x_room_tokens: Annotated[str | None, Header(
 RoomTokensDep = Annotated[list[str], Depends(room_tokens)]
 
 
-def address(connection: HTTPConnection) -> str:
-    """The client's address as the server trusts it (behind a proxy: the one it forwards), as
-    every per-address limit counts it (:func:`~yatzy.web.security.client_address`)."""
-    return client_address(connection)
-
-
 async def find_room(code: str, rooms: Rooms, limits: Limits, client: str) -> Room | None:
     """The room of ``code``, the lookup counted against the client address's limits
     (:mod:`.limits`); None if there is none (or it has expired).
@@ -184,7 +178,7 @@ async def room_or_404(code: str, request: Request, rooms: RoomsDep, limits: Limi
     client's address."""
     with language(lang):
         try:
-            room = await find_room(code, rooms, limits, address(request))
+            room = await find_room(code, rooms, limits, client_address(request))
         except Limited as e:
             raise limited(e) from None
         if room is None:

@@ -20,7 +20,7 @@ from ...scorekeeping import round_boxes, rounds
 from ...seats import Seat
 from ...storage.rooms import hash_token
 from ..connection import reveal_of
-from ..deps import BaseUrl, BudgetDep, LangDep, LimitsDep, RoomDep, RoomsDep, address, http_error, limited
+from ..deps import BaseUrl, BudgetDep, LangDep, LimitsDep, RoomDep, RoomsDep, http_error, limited
 from ..limits import Limited
 from ..protocol import PROTOCOL_VERSION
 from ..rematch import rematch
@@ -40,6 +40,7 @@ from ..schemas import (
     Spectating,
     Verification,
 )
+from ..security import client_address
 
 __all__ = ["router"]
 
@@ -54,7 +55,7 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, budget: 
     429 ``too_many_builds``), naming what is allowed."""
     with language(spec.lang):
         try:
-            limits.before_new_room(address(request))
+            limits.before_new_room(client_address(request))
         except Limited as e:
             raise limited(e) from None
         try:
@@ -75,7 +76,7 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, budget: 
             raise http_error("invalid_action", str(e)) from None
         except Refusal as r:
             raise http_error(r.code, r.message) from None
-        limits.made_room(address(request))
+        limits.made_room(client_address(request))
     return RoomCreated(code=room.code, invite_url=f"{base}/r/{room.code}",
                        qr_url=f"{base}/api/rooms/{room.code}/qr.svg", commitment=room.commitment,
                        table_token=table, host_token=host, version=room.version)
