@@ -33,6 +33,8 @@ def coached_room(page: Page, threshold: int, lang: str) -> None:
                   "localStorage.setItem('yatzy.lang', JSON.stringify(lang)); }",
                   [f"yatzy.room.{code}", {"token": seat["token"], "role": "seat", "seat": 0}, lang])
     page.goto(f"/r/{code}")
+    # Roll is on the page before the state comes over the socket, and a click then does nothing
+    expect(page.locator("#roll")).to_have_attribute("aria-disabled", "false")
     page.click("#roll")
     page.wait_for_selector("button.score")
 
