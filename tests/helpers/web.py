@@ -15,7 +15,7 @@ import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +160,17 @@ class Player:
         acks = [m["version"] for m in self.seen if m["type"] == "ack"]
         while self.view is None or (acks and self.view["version"] < acks[-1]):
             self.recv()
+
+
+def play_out(*players: Player) -> None:
+    """Each player plays their turns until the game is over (reading the others' meanwhile)."""
+    while not all(p.view and p.view["over"] for p in players):
+        for p in players:
+            if p.my_turn():
+                p.play_turn()
+            else:
+                with suppress(TimeoutError):
+                    p.recv(timeout=0.05)
 
 
 def refused(client: TestClient, path: str, body: dict[str, Any], status: int, code: str) -> str:

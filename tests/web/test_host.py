@@ -6,7 +6,6 @@ and the state sent at once while a bot's table is built (the build held up by th
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from helpers.games import play_out as play_game
 from helpers.tables import held_build
-from helpers.web import BOT, Player, join, make_room, refused
+from helpers.web import BOT, Player, join, make_room, play_out, refused
 from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
@@ -85,17 +84,6 @@ def test_the_host_gives_a_seat_to_a_bot_at_once(client: TestClient) -> None:
 
 
 # ---- a rematch ----------------------------------------------------------------------------------
-
-def play_out(*players: Player) -> None:
-    """Each player plays their turns until the game is over (reading the others' meanwhile)."""
-    while not all(p.view and p.view["over"] for p in players):
-        for p in players:
-            if p.my_turn():
-                p.play_turn()
-            else:
-                with contextlib.suppress(TimeoutError):
-                    p.recv(timeout=0.05)
-
 
 def test_a_rematch_has_the_same_seats_and_rules_and_the_others_may_follow(client: TestClient) -> None:
     room = make_room(client, [{"name": "Ann"}, {"name": "Bo"}, {"kind": "bot", "level": "beginner"}],

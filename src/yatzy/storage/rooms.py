@@ -382,6 +382,14 @@ class RoomStore:
             s.execute(delete(RoomTokenRow).where(RoomTokenRow.room_id == room_id, RoomTokenRow.role == "seat",
                                                  RoomTokenRow.seat == seat))
 
+    def keep_seats(self, room_id: int, seats: list[int]) -> None:
+        """The seats a rematch keeps for its players of the game before are these from now on
+        (its host freed one of them: anyone may take it)."""
+        with writing(self.db) as s:
+            row = s.scalar(select(RoomRow).where(RoomRow.id == room_id).with_for_update())
+            assert row is not None
+            row.settings = {**row.settings, "kept": seats}
+
     def name_rematch(self, room_id: int, code: str) -> str:
         """The room's rematch (kept in its settings): ``code``, unless another server process
         named one first (then that one's code)."""

@@ -61,8 +61,8 @@ Analyses = dict[tuple[int, int], asyncio.Task[Analysis]]
 STATUS: dict[str, int] = {"unknown_room": 404, "unauthorized": 409, "bad_message": 400, "invalid_action": 400,
                           "game_over": 409, "spectator": 403, "nothing_to_verify": 409, "not_over": 409,
                           "unknown_game": 404, "no_analysis": 422, "not_host": 403, "hot_seat": 403,
-                          "bad_host": 400, "not_json": 415, "table_budget": 403, "too_many_builds": 429,
-                          "too_many_lookups": 429, "too_many_rooms": 429}
+                          "seat_kept": 409, "bad_host": 400, "not_json": 415, "table_budget": 403,
+                          "too_many_builds": 429, "too_many_lookups": 429, "too_many_rooms": 429}
 """The HTTP status of each error code a REST answer carries (400 for one not listed)."""
 
 

@@ -95,6 +95,7 @@ PAGE_TEXT: dict[str, str | tuple[str, str] | Plural] = {
     "take_seat": N_("Play as {name}"),
     "hot_seat_join": N_("This room is played on one device, which plays every seat: you may watch."),
     "taken": N_("taken"),
+    "kept_seat": N_("kept for its player from the last game"),
     "watch": N_("Watch the game"),
     "dice": NC_("page", "Dice"),
     "die_label": N_("Die {n}: {face}"),

@@ -60,7 +60,7 @@ ErrorCode = Literal[
     # the coach, scorekeeper rooms, and the REST features (history, analysis)
     "coach_off", "no_dice", "not_keeper", "nothing_to_verify", "not_over", "unknown_game", "no_analysis",
     # the host's say over the seats, and the seat rules of each kind of room
-    "not_host", "hot_seat", "bot_level",
+    "not_host", "hot_seat", "bot_level", "seat_kept",
     # the web's ordinary defences (REST only: yatzy.web.security)
     "bad_host", "not_json",
     # the server's budget for solver tables (yatzy.web.budget)

@@ -127,9 +127,11 @@ class Relay:
                     room.taken = record.taken
                     room.wake("seats")
                     settings = RoomSettings.from_dict(record.settings)
-                    if settings.rematch != room.settings.rematch:
+                    if settings != room.settings:  # a rematch asked for, a kept seat freed
+                        asked = settings.rematch != room.settings.rematch
                         room.settings = settings
-                        room.wake("rematch")
+                        if asked:
+                            room.wake("rematch")
                     if record.stand_ins != room.stand_ins:
                         room.stand_ins = record.stand_ins
                         room.stand_in_bots.clear()

@@ -2,7 +2,9 @@
 same rules and house rules and the same settings, made once for the old room whoever asks
 first (in any server process: the database keeps the one named first); everyone in the old
 room is offered to follow (a ``rematch`` message, in every server process), and each player
-takes their own seat in it with their old room's token.
+takes their own seat in it with their old room's token: the seats the old room's players had
+are kept for them a while (:data:`~yatzy.web.seating.KEEP_SEATS`), so a stranger with the
+new code cannot take one first.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..i18n import _
 from ..storage.rooms import hash_token
 from .room import Refusal, Room
 from .rooms import Rooms
+from .seating import KEEP_SEATS
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,10 @@ async def rematch(rooms: Rooms, room: Room, token: str) -> Rematched:
     async with room.lock:  # one rematch per room, whoever asks first
         if room.settings.rematch is None:
             host = secrets.token_urlsafe(24)
-            new, table = await rooms.create(again(room.game), replace(room.settings, host=hash_token(host)))
+            kept = tuple(sorted(room.taken))
+            settings = replace(room.settings, host=hash_token(host), kept=kept,
+                               kept_until=rooms.seating.clock() + KEEP_SEATS)
+            new, table = await rooms.create(again(room.game), settings)
             named = await asyncio.to_thread(rooms.store.name_rematch, room.id, new.code)
             if named != new.code:  # another process made one first: this one goes unused
                 host = table = None
@@ -67,5 +73,5 @@ async def rematch(rooms: Rooms, room: Room, token: str) -> Rematched:
     if grant.role == "table":
         return Rematched(found.code, "table", None, table or await rooms.seating.table_token(found), host)
     assert grant.seat is not None
-    seat, seat_token = await rooms.seating.join(found, grant.seat)
+    seat, seat_token = await rooms.seating.join(found, grant.seat, following=True)
     return Rematched(found.code, "seat", seat, seat_token, host)

@@ -50,10 +50,17 @@ class RoomSettings:
     gives it to a bot ("": a room made before rooms had hosts)."""
     rematch: str | None = None
     """The code of the room the rematch is played in, once someone asked for one at the end."""
+    kept: tuple[int, ...] = ()
+    """A rematch's seats kept for the players who had them in the game before: only they take
+    them (with their old room's token), until :attr:`kept_until`."""
+    kept_until: float = 0.0
+    """When (``time.time()``) the kept seats open to anyone with the invite."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "kept" in known:
+            known["kept"] = tuple(int(seat) for seat in known["kept"])
         return cls(**known)
 
 
@@ -220,6 +227,13 @@ class Room:
         if grant.role == "spectator" or (not self.over and self.game.state.current in self.stand_ins):
             view = replace(view, legal_actions=(), score_options=())
         return view
+
+    def kept_seats(self, now: float) -> set[int]:
+        """The seats kept at ``now`` for the players of the game before (a rematch's, not
+        taken yet, until its ``kept_until``)."""
+        if now >= self.settings.kept_until:
+            return set()
+        return set(self.settings.kept) - self.taken
 
     def seats_of(self, grant: Grant) -> list[int]:
         """The seats a connection with this grant counts for (a table's: every person's)."""

@@ -76,6 +76,8 @@ class SeatInfo(BaseModel):
     level: str | None
     taken: bool
     stand_in: str | None
+    kept: bool = Field(default=False, description="a rematch keeps this free seat a while for its "
+                       "player of the game before (who takes it with the old room's token)")
 
 
 class RoomInfo(BaseModel):

@@ -13,19 +13,31 @@ SHA-256, in its settings) lets them free a person's seat (its token is void from
 connections end, and anyone with the invite may take it) or give it to a bot at once (the
 bot plays it as a stand-in until a person takes the seat and connects), without waiting for
 the seat's player to have been away ``away_after`` seconds.
+
+**A rematch's seats** are kept for :data:`KEEP_SEATS` seconds for the players who had them in
+the game before: they take them with their old room's token (:mod:`yatzy.web.rematch`); a
+stranger with the new room's code waits for the time to pass, or takes another seat.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
+import time
 import weakref
+from collections.abc import Callable
+from dataclasses import replace
 
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..storage.rooms import RoomStore, hash_token
 from .botloop import BotLoop, stand_in
 from .presence import PresenceLoop
 from .room import Grant, Refusal, Room
+
+KEEP_SEATS = 600.0
+"""Seconds a rematch keeps its seats for the players of the game before (time to finish a
+word at the table and follow the offer)."""
 
 
 def freed_message() -> str:
@@ -40,24 +52,32 @@ class Seating:
         self.store = store
         self.presence = presence
         self.bots = bots
+        self.clock: Callable[[], float] = time.time
+        """Now, in seconds since the epoch (how long a rematch keeps its seats; a test's own clock)."""
         self._frees: weakref.WeakKeyDictionary[Room, int] = weakref.WeakKeyDictionary()
         """Seats freed by the host here so far, per room held: a token checked while one was
         freed is checked again (it may be the freed seat's)."""
 
-    async def join(self, room: Room, seat: int | None) -> tuple[int, str]:
-        """A token for a person's seat (the first free one if ``seat`` is None).
+    async def join(self, room: Room, seat: int | None, *, following: bool = False) -> tuple[int, str]:
+        """A token for a person's seat (the first free one if ``seat`` is None); ``following``:
+        the seat's player of the game before follows to its rematch (a kept seat is theirs).
 
-        :raises Refusal: a hot-seat room (hot_seat), no such seat, a bot's seat, or a seat
-            taken already.
+        :raises Refusal: a hot-seat room (hot_seat), no such seat, a bot's seat, a seat
+            taken already, or one a rematch keeps for its player (seat_kept).
         """
         seats = room.game.seats
         self._not_hot_seat(room)
+        kept = set() if following else room.kept_seats(self.clock())
         if seat is None:
             free = [i for i, s in enumerate(seats) if not s.is_bot and i not in room.taken]
             if not free:
                 raise Refusal("unauthorized", _("every person's seat of this room is taken"))
-            seat = free[0]
+            if not set(free) - kept:
+                raise Refusal("seat_kept", self._kept_message(room))
+            seat = min(set(free) - kept)
         self._persons_seat(room, seat)
+        if seat in kept:
+            raise Refusal("seat_kept", self._kept_message(room))
         token = await asyncio.to_thread(self.store.issue_token, room.id, "seat", seat)
         if token is None:
             room.taken.add(seat)
@@ -66,6 +86,13 @@ class Seating:
         room.wake("presence")
         await self.presence.publish(room, refresh=True)
         return seat, token
+
+    def _kept_message(self, room: Room) -> str:
+        minutes = max(1, math.ceil((room.settings.kept_until - self.clock()) / 60))
+        return ngettext("this rematch keeps its free seats for the players of the game before for "
+                        "{n} more minute; watch meanwhile, or come back then",
+                        "this rematch keeps its free seats for the players of the game before for "
+                        "{n} more minutes; watch meanwhile, or come back then", minutes).format(n=minutes)
 
     async def spectate(self, room: Room) -> str:
         if not room.settings.spectators:
@@ -136,7 +163,8 @@ class Seating:
 
     async def free(self, room: Room, token: str, seat: int) -> None:
         """The host frees a person's seat: its token is void (its connections end) and anyone
-        with the invite may take it; a stand-in bot playing it plays on meanwhile.
+        with the invite may take it (a rematch keeps it no more); a stand-in bot playing it
+        plays on meanwhile.
 
         :raises Refusal: not the host's token, or not a person's seat.
         """
@@ -146,6 +174,10 @@ class Seating:
             await asyncio.to_thread(self.store.free_seat, room.id, seat)
             room.taken.discard(seat)
             self._frees[room] = self._frees.get(room, 0) + 1
+            if seat in room.settings.kept:
+                kept = tuple(s for s in room.settings.kept if s != seat)
+                await asyncio.to_thread(self.store.keep_seats, room.id, list(kept))
+                room.settings = replace(room.settings, kept=kept)
         room.wake("seats")
         room.wake("presence")
         await self.presence.publish(room, refresh=True)

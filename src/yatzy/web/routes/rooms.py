@@ -83,14 +83,15 @@ async def create_room(spec: CreateRoom, rooms: RoomsDep, base: BaseUrl, budget: 
 
 
 @router.get("/api/rooms/{code}", response_model=RoomInfo)
-async def room_info(room: RoomDep) -> RoomInfo:
+async def room_info(room: RoomDep, rooms: RoomsDep) -> RoomInfo:
     """A room as anyone with its code may see it (no token, no seed)."""
     g = room.game
+    kept = room.kept_seats(rooms.seating.clock())
     return RoomInfo(
         code=room.code, protocol=PROTOCOL_VERSION, ruleset=g.ruleset.name,
         options=dict(g.ruleset.options),
         seats=[SeatInfo(seat=i, name=s.name, kind=s.kind, level=s.level, taken=i in room.taken,
-                        stand_in=room.stand_ins.get(i)) for i, s in enumerate(g.seats)],
+                        stand_in=room.stand_ins.get(i), kept=i in kept) for i, s in enumerate(g.seats)],
         version=room.version, over=room.over, commitment=room.commitment, coach=room.settings.coach,
         spectators=room.settings.spectators, hot_seat=room.settings.hot_seat,
         dice_from=room.game.dice_from, game_id=room.game_id)  # type: ignore[arg-type]

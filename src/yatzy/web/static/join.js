@@ -35,6 +35,7 @@ export async function showJoin(code) {
     h("ul", { class: "plain seats-join" }, info.seats.map((s) => h("li", {},
       h("span", { class: "who" }, s.name, s.kind === "bot" ? ` (${t("bot")})` : ""),
       s.kind === "bot" || info.hot_seat ? null : s.taken ? h("span", { class: "tag" }, t("taken"))
+        : s.kept ? h("span", { class: "tag" }, t("kept_seat")) // a rematch's, for its player (who follows)
         : h("button", { type: "button", onclick: () => take(s.seat) }, t("take_seat", { name: s.name }))))),
     info.spectators ? h("button", { type: "button", onclick: watch }, t("watch")) : null,
     h("p", {}, h("a", { href: "/" }, t("back_to_lobby")))));
