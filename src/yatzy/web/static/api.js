@@ -38,13 +38,15 @@ function roomTokens() {
 export let catalog = null;
 
 export async function loadCatalog() {
-  catalog = await api("GET", "/api/catalog");
+  const asked = lang;
+  const found = await api("GET", "/api/catalog");
+  if (asked === lang) catalog = found; // not one in the language before a change made meanwhile
 }
 
 /** The catalog, asked for if need be; false (the error shown) when it can't be had. */
 export async function needCatalog() {
   if (catalog) return true;
-  try { await loadCatalog(); return true; } catch (e) { showError(e.message); return false; }
+  try { await loadCatalog(); return catalog !== null; } catch (e) { showError(e.message); return false; }
 }
 
 /** A new language: the catalog's names are asked for again. */

@@ -4,7 +4,7 @@
 import { api, catalog, needCatalog, rulesetTitle } from "./api.js";
 import { fill, h, main } from "./dom.js";
 import { dateText, num, t } from "./i18n.js";
-import { go, link } from "./nav.js";
+import { go, link, showing } from "./nav.js";
 
 /** A ruleset filter (``all``: with "every ruleset"); ``onpick`` gets the chosen id. */
 export function rulesetPicker(id, chosen, all, onpick) {
@@ -20,7 +20,8 @@ export function screenHead(title) {
 }
 
 export async function showGames(query) {
-  if (!(await needCatalog())) return;
+  const ours = showing();
+  if (!(await needCatalog()) || ours !== showing()) return;
   const ruleset = query.get("ruleset") || "";
   const list = h("ol", { class: "plain games", id: "games" });
   const more = h("button", { type: "button", id: "more-games", hidden: true }, t("more_games"));

@@ -16,16 +16,21 @@ if (!LANGS.includes(lang)) lang = "en";
 /** Load the current language's words (and English's, the fallback) and put them on the page. */
 export async function loadLanguage() {
   const get = async (c) => (await fetch(`/static/i18n/${c}.json`)).json();
+  const asked = lang;
   if (!Object.keys(english).length) english = await get("en");
-  strings = lang === "en" ? english : await get(lang);
+  const words = asked === "en" ? english : await get(asked);
+  if (asked !== lang) return false; // another language was chosen meanwhile: its own load shows it
+  strings = words;
   applyStaticWords();
+  return true;
 }
 
-/** The player's choice of language: remembered, loaded and put on the page. */
+/** The player's choice of language: remembered, loaded and put on the page; false if another
+ * was chosen before it had loaded. */
 export async function setLanguage(code) {
   lang = code;
   store.set("lang", lang);
-  await loadLanguage();
+  return loadLanguage();
 }
 
 /** The words under ``key``, with ``{name}`` placeholders filled from ``params``; a counting

@@ -2,17 +2,20 @@
 import { api } from "./api.js";
 import { fill, h, main } from "./dom.js";
 import { t } from "./i18n.js";
-import { route } from "./nav.js";
+import { route, showing } from "./nav.js";
 import { showError } from "./notice.js";
 import { store } from "./store.js";
 
 export async function showJoin(code) {
   let info;
+  const ours = showing();
   try { info = await api("GET", `/api/rooms/${code}`); } catch (e) {
+    if (ours !== showing()) return;
     fill(main, h("section", { class: "card" }, h("h1", {}, t("room_n", { code })), h("p", {}, e.message),
       h("a", { href: "/" }, t("back_to_lobby"))));
     return;
   }
+  if (ours !== showing()) return;
   document.title = `${t("room_n", { code })} · Yatzy`;
   const take = async (seat) => {
     try {

@@ -4,7 +4,7 @@
 import { api, catalog, needCatalog } from "./api.js";
 import { $, fill, h, main } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { go } from "./nav.js";
+import { go, showing } from "./nav.js";
 import { showError } from "./notice.js";
 import { store } from "./store.js";
 
@@ -37,7 +37,8 @@ function seatRow(seat, index, redraw) {
 /** The lobby screen (the seats chosen stay while the page is open). */
 export async function showLobby() {
   document.title = "Yatzy";
-  if (!(await needCatalog())) return;
+  const ours = showing();
+  if (!(await needCatalog()) || ours !== showing()) return;
   lobbySeats ??= [{ kind: "person", name: "" }, { kind: "bot", level: "beginner" }];
   const ruleset = h("select", { id: "ruleset", onchange: () => drawOptions() },
     catalog.rulesets.map((r) => h("option", { value: r.id }, r.title)));

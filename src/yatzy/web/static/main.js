@@ -58,12 +58,12 @@ async function init() {
   setContrast(store.get("contrast", false));
   initFeel();
   $("#contrast").addEventListener("click", () => setContrast(!document.documentElement.classList.contains("hc")));
-  await loadLanguage();
-  $("#lang").addEventListener("change", async (e) => {
-    await setLanguage(e.target.value);
+  $("#lang").addEventListener("change", async (e) => { // heard at once, even while the first words load
+    if (!(await setLanguage(e.target.value))) return;
     forgetCatalog();
     if (game) game.relanguage(); else route();
   });
+  await loadLanguage();
   $("#home").addEventListener("click", (e) => { e.preventDefault(); go("/"); });
   for (const a of document.querySelectorAll("#nav a")) {
     a.addEventListener("click", (e) => {

@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 
 let router = () => {};
 let leaving = null;
+let shown = 0; // how many screens have been shown: a screen's own number while it is the one shown
 
 export function setRouter(show) {
   router = show;
@@ -12,7 +13,14 @@ export function setRouter(show) {
 
 /** Show the screen of the current address. */
 export function route() {
+  shown++;
   router();
+}
+
+/** The screen shown now, as a number: a screen that waited for the server draws itself only if
+ * it is still the one shown (a language chosen meanwhile shows it again, in the new words). */
+export function showing() {
+  return shown;
 }
 
 export function go(path) {

@@ -8,7 +8,7 @@ import { $, fill, h, main } from "./dom.js";
 import { screenHead } from "./history.js";
 import { t } from "./i18n.js";
 import { notOurKey } from "./keys.js";
-import { link, onLeave } from "./nav.js";
+import { link, onLeave, showing } from "./nav.js";
 import { announce, showError } from "./notice.js";
 
 /** What the step's last move was, in words. */
@@ -28,7 +28,8 @@ export async function showReplay(query) {
   const id = Number(query.get("game"));
   let step = Math.max(0, Number(query.get("step")) || 0);
   let steps = null;
-  if (!(await needCatalog())) return;
+  const ours = showing();
+  if (!(await needCatalog()) || ours !== showing()) return;
   const heading = screenHead(t("replay_n", { n: id }));
   const where = h("p", { id: "replay-step", class: "replay-step" });
   const move = h("p", { id: "replay-move", class: "replay-move" });

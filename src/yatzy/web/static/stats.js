@@ -4,7 +4,7 @@ import { api, catalog, needCatalog, rulesetTitle } from "./api.js";
 import { fill, h, main } from "./dom.js";
 import { botTag, rulesetPicker, screenHead } from "./history.js";
 import { dateText, num, pct, t } from "./i18n.js";
-import { go, link, onLeave } from "./nav.js";
+import { go, link, onLeave, showing } from "./nav.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 function svgEl(tag, attrs = {}, ...children) {
@@ -47,7 +47,8 @@ function histogramChart(hist, width) {
 }
 
 export async function showStats(query) {
-  if (!(await needCatalog())) return;
+  const ours = showing();
+  if (!(await needCatalog()) || ours !== showing()) return;
   const ruleset = query.get("ruleset") || catalog.rulesets[0].id;
   const body = h("div", { class: "stats-body" }, h("p", {}, t("loading")));
   fill(main, h("section", { class: "stats", "aria-labelledby": "screen-h" },
