@@ -237,6 +237,7 @@ def test_a_finished_room_nobody_watches_is_let_go_and_read_back_when_asked(clien
         assert code in rooms.rooms  # Ann is still connected
         version = ann.view["version"]
     wait_for(lambda: code not in rooms.rooms, what="the finished room stayed in memory")
+    rooms.keep_finished = 3600  # read back, it is held again (not let go before the next line looks)
     info = client.get(f"/api/rooms/{code}").json()  # read back from the database
     assert info["over"] and info["version"] == version and code in rooms.rooms
     assert client.get(f"/api/rooms/{code}/verify").status_code == 200
