@@ -700,11 +700,18 @@ async def test_the_new_game_screen_sets_up_players_rules_and_remembers_them() ->
         def has(selector: str) -> Callable[[], bool]:
             return lambda: bool(screen.query(selector))
 
+        def placed(selector: str) -> Callable[[], bool]:
+            """Mounted and laid out: a click lands on it (a row just mounted has no place yet)."""
+            return lambda: bool(screen.query(selector)) and screen.query_one(selector).region.area > 0
+
         await pilot.click("#add")
-        await until(pilot, has("#name-2"))
+        await until(pilot, placed("#up-2"))
         screen.query_one("#name-2").value = "Cy"  # type: ignore[attr-defined]
+        await pilot.pause()
         await pilot.click("#up-2")  # Cy moves up to the second seat
         await until(pilot, lambda: screen.query_one("#name-1").value == "Cy")  # type: ignore[attr-defined]
+        await until(pilot, placed("#remove-0"))
+        await pilot.pause()
         await pilot.click("#remove-0")  # the first player leaves
         await until(pilot, lambda: not screen.query("#name-2"))
         screen.query_one("#rules").value = "yahtzee"  # type: ignore[attr-defined]
