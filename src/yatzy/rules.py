@@ -103,7 +103,7 @@ class Ruleset:
     def by_id(self) -> dict[str, Category]:
         return {c.id: c for c in self.categories}
 
-    @property
+    @cached_property
     def category_ids(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.categories)
 

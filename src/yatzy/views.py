@@ -233,7 +233,7 @@ def bonus_progress(ruleset: Ruleset, bonus: Bonus, card: Card, lang: str = "en")
     subtotal = sum(card.get(c, 0) for c in bonus.categories)
     maxima = {c: ruleset.by_id[c].max for c in bonus.categories}
     earned = bonus.earned(card)
-    par = sum(Fraction(target * m, sum(maxima.values())) for c, m in maxima.items() if c in card)
+    par = Fraction(target * sum(m for c, m in maxima.items() if c in card), sum(maxima.values()))
     return BonusView(
         id=bonus.id, name=label("bonus", lang),
         boxes=tuple(ruleset.category_ids.index(c) + 1 for c in bonus.categories),
