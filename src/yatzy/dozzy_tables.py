@@ -79,13 +79,19 @@ class Tables:
 
 
 def _face_table(t: Tables, faces_out: int) -> FaceTable:
+    """Scored through the rules; a roll showing no face that is out scores as on a board
+    with none out (the board acts through the faces rolled), so only the others are asked."""
     rs = t.ruleset
     out = tiles_of(faces_out)
-    shape = (len(t.rolls), len(rs.categories))
-    points = np.zeros(shape, dtype=np.int64)
-    used = np.zeros(shape, dtype=np.int64)
-    unused = np.zeros(shape, dtype=np.int64)
+    if faces_out:
+        base = t.faces(0)
+        points, used, unused = base.points.copy(), base.used.copy(), base.unused.copy()
+    else:
+        shape = (len(t.rolls), len(rs.categories))
+        points, used, unused = (np.zeros(shape, dtype=np.int64) for _ in range(3))
     for r, dice in enumerate(t.rolls):
+        if faces_out and not out & set(dice):
+            continue
         for c, cat in enumerate(rs.categories):
             points[r, c] = rs.score(cat.id, dice, out)
             tiles, rest = rs.used_dice(cat.id, dice, out)  # type: ignore[attr-defined]
@@ -105,12 +111,10 @@ def tables(ruleset: Ruleset) -> Tables:
     for k, keep in enumerate(keeps):
         for rest in all_rolls(ruleset.dice - len(keep)) if len(keep) < ruleset.dice else [()]:
             reach[k, roll_index[tuple(sorted(keep + rest))]] += probability(rest)
-    may_keep = np.zeros((len(rolls), len(keeps)), dtype=bool)
-    for r, roll in enumerate(rolls):
-        have = counts(roll)
-        for k, keep in enumerate(keeps):
-            if len(keep) < len(roll) and all(a <= b for a, b in zip(counts(keep), have, strict=True)):
-                may_keep[r, k] = True
+    have = np.array([counts(r) for r in rolls])
+    kept = np.array([counts(k) for k in keeps])
+    sizes = kept.sum(axis=1)
+    may_keep = (kept[None, :, :] <= have[:, None, :]).all(axis=2) & (sizes < ruleset.dice)[None, :]
     if ruleset.must_keep_one:
         may_keep[:, keep_index[()]] = False
     splits = [sorted({mask_of(set(s)) for s in _splits(k)}) for k in keeps]
