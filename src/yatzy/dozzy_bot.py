@@ -16,7 +16,7 @@ from functools import cache
 
 import numpy as np
 
-from .dozzy_tables import FACE_MASK, Tables, mask_of, tables
+from .dozzy_tables import Tables, mask_of, tables
 from .game import Action, Game, Restore, Roll, Score
 from .rules import Card, Ruleset
 
@@ -121,12 +121,8 @@ class DozzyPlanner:
     def _plan(self, card: Card, out: int) -> Plan:
         rs, t = self.ruleset, self.tables
         cost = self.board_cost(card)
-        ft = t.faces(out & FACE_MASK)
-        points, used, unused = ft.points.copy(), ft.used.copy(), ft.unused.copy()
-        scratched = (t.pair_tile & out) != 0  # a sum row whose tile is out scores 0
-        points[:, scratched] = 0
-        used[:, scratched] = 0
-        unused[:, scratched] = t.roll_as_keep[:, None]
+        ft = t.board(out)
+        points, used, unused = ft.points, ft.used, ft.unused
         gain = points - self.weights.open_box * self.dedicated[None, :]
         gain = gain + self._upper_shaping(card, points)
         gain[:, ~t.moves_tiles] -= cost[out]

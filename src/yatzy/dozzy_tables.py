@@ -1,8 +1,9 @@
 """DOZZY's scores and tile moves for every roll and box, as arrays a turn planner reads.
 
-The board enters a score only through which of the faces 1-6 are out (and a row's own
-tile), so every roll's points, tiles sent out and unused dice are computed once per set of
-faces out, through ``Ruleset.score`` and ``Ruleset.used_dice``: no rule is restated here.
+The board enters a score through which of the faces 1-6 are out, and a sum row's own tile,
+so every roll's points, tiles sent out and unused dice are computed once per set of faces
+out, through ``Ruleset.score`` and ``Ruleset.used_dice``; a sum row whose tile is out is a 0.
+The tests hold every array to the rules.
 """
 
 from __future__ import annotations
@@ -76,6 +77,19 @@ class Tables:
         if got is None:
             got = self._faces[faces_out] = _face_table(self, faces_out)
         return got
+
+    def board(self, out: int) -> FaceTable:
+        """The arrays on board ``out`` (a 12-bit mask): its faces' arrays, with each sum row
+        whose own tile is out scoring 0 (every die unused, no tile out)."""
+        ft = self.faces(out & FACE_MASK)
+        scratched = (self.pair_tile & out) != 0
+        if not scratched.any():
+            return ft
+        points, used, unused = ft.points.copy(), ft.used.copy(), ft.unused.copy()
+        points[:, scratched] = 0
+        used[:, scratched] = 0
+        unused[:, scratched] = self.roll_as_keep[:, None]
+        return FaceTable(points, used, unused)
 
 
 def _face_table(t: Tables, faces_out: int) -> FaceTable:
