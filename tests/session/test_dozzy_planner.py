@@ -3,10 +3,12 @@ and a position where it provably does better than the heuristic."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from yatzy.bots import DozzyBot, make_bot, play_solo
-from yatzy.dice import all_rolls, probability
+from yatzy.dice import Dice, all_rolls, probability, sub_multisets
 from yatzy.dozzy_bot import DozzyPlanner
 from yatzy.dozzy_tables import mask_of, tables
 from yatzy.game import Action, Game, Restore, Roll, Score
@@ -117,6 +119,34 @@ def test_it_provably_beats_the_heuristic_where_the_board_decides() -> None:
     best = max(expected("chance", k, out) for k in game.legal_keeps())
     assert expected("chance", mine.keep, out) == pytest.approx(best) == pytest.approx(12.5)
     assert expected("chance", theirs.keep, out) == pytest.approx(9.5)
+
+
+def last_turn(worth: Callable[[Dice], float]) -> float:
+    """The exact expected worth of a whole last turn (three rolls) played for ``worth``."""
+    keeps = {k for size in range(RS.dice) for k in all_rolls(size)} | {()}
+    value: dict[Dice, float] = {r: worth(r) for r in all_rolls(RS.dice)}
+    for _ in range(RS.rolls_per_turn - 1):
+        after = {k: sum(probability(x) * value[tuple(sorted(k + x))]
+                        for x in all_rolls(RS.dice - len(k))) for k in keeps}
+        value = {r: max([worth(r)] + [after[k] for k in sub_multisets(r)[:-1]]) for r in value}
+    return sum(probability(r) * v for r, v in value.items())
+
+
+def test_it_scores_the_last_sum_row_perfect_for_the_bonus() -> None:
+    """Rows 7-11 perfect, 6 6 6 6 1 on the table at the turn's end, Twelves and Four of a
+    Kind open: Twelves now earns the 50-point bonus, and the exact last turns say it is
+    worth more than Four of a Kind now (the board each leaves counted)."""
+    game = Game(RS, ["p"], seed=1)
+    card = {c: 0 for c in RS.category_ids if c not in ("n12", "four_of_a_kind")}
+    card.update({f"n{k}": 2 * k for k in range(7, 12)})
+    game.state.players[0].card = card
+    game.state.dice = (1, 6, 6, 6, 6)
+    game.state.rolls_used = 3
+    twelves_now = 24 + 50 + last_turn(lambda r: RS.score("four_of_a_kind", r, frozenset({12})))
+    after = frozenset({6})
+    fours_now = 24 + last_turn(lambda r: (s := RS.score("n12", r, after)) + 50 * (s == 24))
+    assert twelves_now > fours_now + 30
+    assert DozzyPlanner(RS).act(game) == Score("n12", ())
 
 
 def test_off_a_board_the_level_plays_the_heuristic() -> None:
