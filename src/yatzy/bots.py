@@ -188,7 +188,7 @@ BOT_SPECS: tuple[BotSpec, ...] = (
             lambda: pgettext("bot name", "Optimal bot")),
     BotSpec("dozzy", "board", lambda: pgettext("bot level", "DOZZY expert"), lambda rs, seed: DozzyBot(),
             lambda: pgettext("bot name", "Dozzy bot")),
-    BotSpec("dozzy-planner", "board", lambda: pgettext("bot level", "DOZZY planner"),
+    BotSpec("planner", "board", lambda: pgettext("bot level", "DOZZY planner"),
             lambda rs, seed: DozzyPlanner(rs) if rs.uses_board else DozzyBot(),
             lambda: pgettext("bot name", "Dozzy planner")),
 )
@@ -236,7 +236,7 @@ def needs_table(name: str, ruleset: Ruleset) -> bool:
 
 
 def make_bot(name: str, ruleset: Ruleset, seed: int | None = None) -> Player:
-    """A bot by name: random, greedy (= beginner), casual, strong, optimal, dozzy, dozzy-planner."""
+    """A bot by name: random, greedy (= beginner), casual, strong, optimal, dozzy, planner."""
     spec = bot_spec(name)
     if spec is None:
         raise InvalidActionError(

@@ -42,7 +42,7 @@ def play_checked(game: Game, levels: list[str]) -> tuple[Game, int]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("levels", [["dozzy-planner"], ["dozzy-planner", "dozzy", "dozzy-planner"]])
+@pytest.mark.parametrize("levels", [["planner"], ["planner", "dozzy", "planner"]])
 def test_every_move_is_legal_through_whole_games(levels: list[str]) -> None:
     seats = [f"{level} {i}" for i, level in enumerate(levels)]
     game, _ = play_checked(Game(RS, seats, seed=11), levels)
@@ -52,7 +52,7 @@ def test_every_move_is_legal_through_whole_games(levels: list[str]) -> None:
 @pytest.mark.slow
 def test_legal_with_house_rules_and_tiles_brought_back() -> None:
     rs = get_ruleset("dozzy", must_keep_one=True, sum_tiles_need_faces=True, bonus_1_6_strict=True)
-    game, restores = play_checked(Game(rs, ["a", "b", "c"], seed=5), ["dozzy-planner"] * 3)
+    game, restores = play_checked(Game(rs, ["a", "b", "c"], seed=5), ["planner"] * 3)
     assert game.is_over and restores > 0  # the game passed through boards of 4+ tiles out
 
 
@@ -61,10 +61,10 @@ def test_the_same_seed_plays_the_same_game() -> None:
     one = Game(RS, ["p"], seed=3)
     two = Game(RS, ["p"], seed=3)
     for game in (one, two):
-        play_checked(game, ["dozzy-planner"])
+        play_checked(game, ["planner"])
     assert [str(a) for a in one.log] == [str(a) for a in two.log]
-    assert play_solo(RS, make_bot("dozzy-planner", RS, seed=1), 4) == \
-        play_solo(RS, make_bot("dozzy-planner", RS, seed=2), 4)
+    assert play_solo(RS, make_bot("planner", RS, seed=1), 4) == \
+        play_solo(RS, make_bot("planner", RS, seed=2), 4)
 
 
 @pytest.mark.slow
@@ -150,7 +150,7 @@ def test_it_scores_the_last_sum_row_perfect_for_the_bonus() -> None:
 
 
 def test_off_a_board_the_level_plays_the_heuristic() -> None:
-    assert isinstance(make_bot("dozzy-planner", get_ruleset("yatzy")), DozzyBot)
-    assert isinstance(make_bot("dozzy-planner", RS), DozzyPlanner)
+    assert isinstance(make_bot("planner", get_ruleset("yatzy")), DozzyBot)
+    assert isinstance(make_bot("planner", RS), DozzyPlanner)
     with pytest.raises(ValueError):
         DozzyPlanner(get_ruleset("yatzy"))
