@@ -13,6 +13,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from .dozzy_bot import DozzyPlanner
 from .errors import InvalidActionError
 from .game import Action, Game, Restore, Roll, Score
 from .i18n import _, current_language, language, pgettext
@@ -187,6 +188,9 @@ BOT_SPECS: tuple[BotSpec, ...] = (
             lambda: pgettext("bot name", "Optimal bot")),
     BotSpec("dozzy", "board", lambda: pgettext("bot level", "DOZZY expert"), lambda rs, seed: DozzyBot(),
             lambda: pgettext("bot name", "Dozzy bot")),
+    BotSpec("planner", "board", lambda: pgettext("bot level", "DOZZY planner"),
+            lambda rs, seed: DozzyPlanner(rs) if rs.uses_board else DozzyBot(),
+            lambda: pgettext("bot name", "Dozzy planner")),
 )
 """Every bot level, in menu order: the one table every front end reads."""
 
@@ -232,7 +236,7 @@ def needs_table(name: str, ruleset: Ruleset) -> bool:
 
 
 def make_bot(name: str, ruleset: Ruleset, seed: int | None = None) -> Player:
-    """A bot by name: random, greedy (= beginner), casual, strong, optimal, dozzy."""
+    """A bot by name: random, greedy (= beginner), casual, strong, optimal, dozzy, planner."""
     spec = bot_spec(name)
     if spec is None:
         raise InvalidActionError(
