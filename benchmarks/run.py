@@ -85,9 +85,10 @@ def against_peer(args: argparse.Namespace) -> None:
 
 def coach_queries(sol: Any, psol: Any, args: argparse.Namespace) -> None:
     """One coach query (every option ranked, no odds) over random Scandinavian positions, ours
-    beside the peer's ``option_values`` (and its batch call ``option_values_batch``). Each
-    measure is timed over all positions in turn, round by round, so the machine's load falls
-    on both alike; the best round of each is kept."""
+    beside the peer's ``option_values``; the batch calls, ours ``rank_many`` (its arrays, and
+    with every option made) beside the peer's ``option_values_batch``. Each measure is timed
+    over all positions in turn, round by round, so the machine's load falls on both alike; the
+    best round of each is kept."""
     coach, rs = Coach(sol), sol.spec.ruleset
     ids, faces, rng = list(rs.category_ids), {c.id: c.face for c in rs.categories}, random.Random(0)
     typed = []
@@ -106,6 +107,8 @@ def coach_queries(sol: Any, psol: Any, args: argparse.Namespace) -> None:
         "ours, typed position checked": lambda: [coach.options(coach.position(*t), with_odds=False)
                                                  for t in typed],
         "ours, with odds": lambda: [coach.options(p) for p in positions],
+        "ours batch (arrays)": lambda: coach.rank_many(positions),
+        "ours batch (options)": lambda: list(coach.rank_many(positions)),
         "peer": lambda: [psol.option_values(n) for n in notes],
         "peer batch": lambda: psol.option_values_batch(**arrays),
     }

@@ -1,4 +1,4 @@
-"""The coach's Numba ranking against the Python ranking it replaced.
+"""The coach's Numba ranking against the Python ranking it replaced, and its batch call.
 
 ``reference_options`` is the coach's ranking as it was before the hot path moved into
 ``solver/ranking.py`` (lean_turn for the keeps, the rules API for the boxes, odds box by
@@ -156,6 +156,18 @@ def test_ranking_is_the_reference_one_on_solved_tables(name: str) -> None:
     coach = Coach(solve(get_ruleset(name)))
     for pos in random_positions(coach, 60, seed=3):
         assert [tuple(o) for o in coach.options(pos)] == reference_options(coach, pos, True)
+
+
+@pytest.mark.parametrize("name,opts", [("yatzy", {}), ("yahtzee", {}), ("osto", {"bank_cap": 2}),
+                                       ("forced", {})])
+def test_rank_many_is_one_by_one(name: str, opts: dict[str, object]) -> None:
+    coach = tied_coach(name, **opts)
+    positions = random_positions(coach, 300, seed=11)  # several blocks of the parallel loop
+    many = coach.rank_many(positions)
+    assert len(many) == len(positions)
+    assert list(many) == [coach.options(p, with_odds=False) for p in positions]
+    assert many[len(positions) - 1] == coach.options(positions[-1], with_odds=False)
+    assert len(coach.rank_many([])) == 0
 
 
 def test_score_values_are_the_boxes_in_card_order() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from itertools import islice, repeat
@@ -194,6 +194,17 @@ class Coach:
                                    np.empty((2, self._width), dtype=np.float64))
             return self._local.buffers  # type: ignore[no-any-return]
 
+    def rank_many(self, positions: Sequence[Position]) -> Rankings:
+        """Many positions ranked in one call, each exactly as :meth:`options` ranks it without odds
+        (for analysis and research labels: no Python per option until one is asked for)."""
+        Q = np.array([self._query(p) for p in positions], dtype=np.int64).reshape(-1, 5)
+        shape = (len(Q), self._width)
+        act, pts = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
+        val, reg = np.empty(shape, dtype=np.float64), np.empty(shape, dtype=np.float64)
+        count = np.zeros(len(Q), dtype=np.int64)
+        ranking.rank_many(self._tables, self._values, Q, act, pts, val, reg, count)
+        return Rankings(self, act, pts, val, reg, count)
+
     def score_values(self, pos: Position) -> dict[str, float]:
         """Value of filling each allowed box now (its points plus the future after it), in card order."""
         boxes = {o.action.category: o.value for o in self.options(pos, with_odds=False)
@@ -202,6 +213,35 @@ class Coach:
 
     def best(self, pos: Position) -> Option:
         return self.options(pos, with_odds=False)[0]
+
+
+@dataclass(frozen=True)
+class Rankings:
+    """Positions ranked by :meth:`Coach.rank_many`: row i holds ``count[i]`` options, best first.
+
+    ``action[i, j]`` indexes ``coach.actions`` (keeps, then boxes), ``points[i, j]`` is -1 for
+    a keep; ``rankings[i]`` is position i's list of :class:`Option` (without odds).
+    """
+
+    coach: Coach
+    action: np.ndarray
+    points: np.ndarray
+    value: np.ndarray
+    regret: np.ndarray
+    count: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.count)
+
+    def __getitem__(self, i: int) -> list[Option]:
+        n, c = int(self.count[i]), self.coach
+        return list(map(c._option, zip(
+            _pick(self.action[i, :n].tolist(), c.actions), self.value[i, :n].tolist(),
+            self.regret[i, :n].tolist(), repeat((), n), _pick(self.points[i, :n].tolist(), c._points),
+            strict=True)))
+
+    def __iter__(self) -> Iterator[list[Option]]:
+        return (self[i] for i in range(len(self)))
 
 
 def _pick(indices: list[int], items: Sequence[T]) -> Sequence[T]:
