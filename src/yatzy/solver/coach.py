@@ -153,9 +153,6 @@ class Coach:
         return Position(frozenset(p.card), upper, st.dice, rolls_left, aux)
 
     # ---- ranking ----------------------------------------------------------------------
-    def _mask(self, pos: Position) -> int:
-        return sum(map(self._bit.__getitem__, pos.filled))
-
     def _query(self, pos: Position) -> tuple[int, int, int, int, int]:
         """The kernels' view of a position: (mask, aux, capped upper total, rolls left, roll)."""
         return (sum(map(self._bit.__getitem__, pos.filled)), pos.aux, min(pos.upper, self._cap),
@@ -167,9 +164,10 @@ class Coach:
         Equal values keep a fixed order: keeps as ``dice.sub_multisets`` lists them, then
         boxes in card order. ``pos`` is trusted (make it with :meth:`position`, which checks).
         """
-        m, a, u, left, r = self._query(pos)
+        m, left, r = sum(map(self._bit.__getitem__, pos.filled)), pos.rolls_left, self._roll_index[pos.dice]
         ints, flts = self._buffers()
-        n = ranking.rank(self._tables, self._values, m, a, u, left, r, ints, flts)
+        n = ranking.rank(self._tables, self._values, m, pos.aux, min(pos.upper, self._cap), left, r,
+                         ints, flts)
         codes, points = ints[:, :n].tolist()
         values, regrets = flts[:, :n].tolist()
         # picked in one C call each: ranking is as quick as Python can hand the options over

@@ -79,7 +79,8 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg):  # noqa: A
     bonus = T[H_BONUS]
     n_opt = 0
     if left > 0:
-        lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, T[H_N], child, start, mode,
+        # the simulator's own argument types (a bool is_upper): its compiled turn is reused
+        lean_turn(m, a, u, left, V, score, is_upper != 0, open_bits, cap, T[H_N], child, start, mode,
                   ycat, jok, five, np.float32(bonus), T[H_ROLLS], T[H_BANK], T[H_MKO] != 0,
                   sub_ptr, sub_idx, pos_ptr, pos_cat, np.empty(0, dtype=np.float64), S, EX, Y)
         for i in range(keep_ptr[r], keep_ptr[r + 1]):
