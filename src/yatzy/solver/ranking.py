@@ -80,7 +80,10 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg):  # noqa: A
     n_opt = 0
     if left > 0:
         # the simulator's own argument types (a bool is_upper): its compiled turn is reused
-        lean_turn(m, a, u, left, V, score, is_upper != 0, open_bits, cap, T[H_N], child, start, mode,
+        upper = np.empty(C, dtype=np.bool_)
+        for c in range(C):
+            upper[c] = is_upper[c] != 0
+        lean_turn(m, a, u, left, V, score, upper, open_bits, cap, T[H_N], child, start, mode,
                   ycat, jok, five, np.float32(bonus), T[H_ROLLS], T[H_BANK], T[H_MKO] != 0,
                   sub_ptr, sub_idx, pos_ptr, pos_cat, np.empty(0, dtype=np.float64), S, EX, Y)
         for i in range(keep_ptr[r], keep_ptr[r + 1]):
@@ -203,18 +206,18 @@ def odds(T, m, left, r, act, n_opt, cats, probs):  # noqa: ANN001, ANN201
     for r2 in range(NR):
         for j in range(K):
             hit[r2, j] = np.float32(1.0) if score[box[j], r2] > 0 else np.float32(0.0)
-    X = np.zeros((NK, W), dtype=np.float32)
-    L = hit.copy()
-    for step in range(left):
-        X[full0:] = L
-        kernel.expect(X, child, start, n, W)
-        if step == left - 1:
-            break
+    # the full rolls' rows hold the level below (expect writes only the smaller keeps)
+    X = np.empty((NK, W), dtype=np.float32)
+    for r2 in range(NR):
+        for j in range(W):
+            X[full0 + r2, j] = hit[r2, j]
+    kernel.expect(X, child, start, n, W)
+    for _ in range(1, left):
         for r2 in range(NR):
             for j in range(W):
-                X[full0 + r2, j] = max(hit[r2, j], L[r2, j])
+                X[full0 + r2, j] = max(hit[r2, j], X[full0 + r2, j])
         _best_keeps8(X, sub_ptr, sub_idx, mko)
-        L = X[full0:].copy()
+        kernel.expect(X, child, start, n, W)
     at0 = 0
     for i in range(n_opt):
         k = act[i]
