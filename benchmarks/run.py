@@ -102,35 +102,48 @@ def coach_queries(sol: Any, psol: Any, args: argparse.Namespace) -> None:
     arrays = psol.variant.situation_arrays(notes)
     same = sum(_peer_value(psol.option_values(n), coach.best(p).action) > max(
         v for _, v in psol.option_values(n)) - 1e-3 for p, n in zip(positions, notes, strict=True))
-    measures: dict[str, Callable[[], object]] = {
-        "ours": lambda: [coach.options(p, with_odds=False) for p in positions],
-        "ours, typed position checked": lambda: [coach.options(coach.position(*t), with_odds=False)
-                                                 for t in typed],
-        "ours, with odds": lambda: [coach.options(p) for p in positions],
-        "ours batch (arrays)": lambda: coach.rank_many(positions),
-        "ours batch (options)": lambda: list(coach.rank_many(positions)),
-        "peer": lambda: [psol.option_values(n) for n in notes],
-        "peer batch": lambda: psol.option_values_batch(**arrays),
+    # a turn's three decisions one after another (roll, keep, box), as a played game has them
+    turns = [(f, sorted(rng.randint(1, 6) for _ in range(rs.dice)), left, u)
+             for f, _, _, u in typed[:len(typed) // 3] for left in (2, 1, 0)]
+    turn_positions = [coach.position(f, d, r, u) for f, d, r, u in turns]
+    turn_arrays = psol.variant.situation_arrays(
+        [f"dice {' '.join(map(str, d))} | rolls {r} | upper {u} | filled {','.join(f) or '-'}"
+         for f, d, r, u in turns])
+    # name: (what is timed, the peer's measure it is set beside)
+    measures: dict[str, tuple[Callable[[], object], str]] = {
+        "ours": (lambda: [coach.options(p, with_odds=False) for p in positions], "peer"),
+        "ours, typed position checked": (
+            lambda: [coach.options(coach.position(*t), with_odds=False) for t in typed], "peer"),
+        "ours, with odds": (lambda: [coach.options(p) for p in positions], "peer"),
+        "ours batch (arrays)": (lambda: coach.rank_many(positions), "peer batch"),
+        "ours batch (options)": (lambda: list(coach.rank_many(positions)), "peer batch"),
+        "ours batch, turns in order": (lambda: coach.rank_many(turn_positions), "peer batch, turns"),
+        "peer": (lambda: [psol.option_values(n) for n in notes], ""),
+        "peer batch": (lambda: psol.option_values_batch(**arrays), ""),
+        "peer batch, turns": (lambda: psol.option_values_batch(**turn_arrays), ""),
     }
-    best = dict.fromkeys(measures, float("inf"))
-    for fn in measures.values():
+    wall = dict.fromkeys(measures, float("inf"))
+    cpu = dict.fromkeys(measures, float("inf"))
+    for fn, _ in measures.values():
         fn()  # compile and warm
     for _ in range(args.coach_reps):
-        for name, fn in measures.items():
+        for name, (fn, _) in measures.items():
+            n = len(turns) if "turns" in name else len(positions)
+            c0 = time.thread_time()
             _, t = timed(fn)
-            best[name] = min(best[name], t / len(positions) * 1e6)
-    peer, peer_batch = best["peer"], best["peer batch"]
+            wall[name] = min(wall[name], t / n * 1e6)
+            cpu[name] = min(cpu[name], (time.thread_time() - c0) / n * 1e6)
     print(f"coach query over {len(positions)} Scandinavian positions (best of {args.coach_reps} "
           f"rounds, load {os.getloadavg()[0]:.1f}; our best option is a best one of the peer's in "
-          f"{same}/{len(positions)}):")
-    print(f"{'measurement':36} {'µs/pos':>9} {'peer µs':>9} {'ratio':>7}")
-    for name, us in best.items():
-        if name.startswith("peer"):
-            continue
-        against = peer_batch if "batch" in name else peer
-        print(f"{name:36} {us:9.2f} {against:9.2f} {us / against:7.2f}")
-    print(f"{'peer batch / peer query':36} {peer_batch:9.2f} {peer:9.2f} {peer_batch / peer:7.2f}",
-          flush=True)
+          f"{same}/{len(positions)}); µs a position, wall and this thread's CPU; ratio of the "
+          f"wall times:")
+    print(f"{'measurement':30} {'ours wall':>9} {'ours CPU':>9} {'peer wall':>9} {'peer CPU':>9} "
+          f"{'ratio':>6}")
+    for name, (_, peer) in measures.items():
+        if peer:
+            print(f"{name:30} {wall[name]:9.2f} {cpu[name]:9.2f} {wall[peer]:9.2f} {cpu[peer]:9.2f} "
+                  f"{wall[name] / wall[peer]:6.2f}")
+    print(f"{'with odds / without':30} {'':39} {wall['ours, with odds'] / wall['ours']:6.2f}", flush=True)
 
 
 def _peer_value(options: list[tuple[str, float]], action: Any) -> float:

@@ -170,6 +170,21 @@ def test_rank_many_is_one_by_one(name: str, opts: dict[str, object]) -> None:
     assert len(coach.rank_many([])) == 0
 
 
+@pytest.mark.parametrize("name,opts", [("yatzy", {"must_keep_one": True}), ("yahtzee", {}),
+                                       ("osto", {"bank_cap": 2})])
+def test_rank_many_reuses_a_turn_only_for_its_own_card(name: str, opts: dict[str, object]) -> None:
+    """Positions in a game's order (one card's roll, keep and box, then the next card) share
+    the card's turn; the rankings are still each position's own."""
+    coach = tied_coach(name, **opts)
+    rng = random.Random(2)
+    positions = []
+    for pos in random_positions(coach, 40, seed=13):
+        for left in (pos.rolls_left, 0, pos.rolls_left, 2, 1):
+            dice = tuple(sorted(rng.randint(1, 6) for _ in pos.dice))
+            positions.append(Position(pos.filled, pos.upper, dice, min(left, pos.rolls_left), pos.aux))
+    assert list(coach.rank_many(positions)) == [coach.options(p, with_odds=False) for p in positions]
+
+
 def test_score_values_are_the_boxes_in_card_order() -> None:
     coach = tied_coach("yahtzee")
     for pos in random_positions(coach, 40, seed=5):

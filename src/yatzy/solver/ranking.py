@@ -68,17 +68,18 @@ def _tables(T):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True)
-def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg):  # noqa: ANN001, ANN201
+def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):  # noqa: ANN001, ANN201
     """Rank one position into act/pts/val/reg (action code, points or -1, value, regret); the count.
 
-    Action codes: keep k is k, box c is NK + c.
+    Action codes: keep k is k, box c is NK + c. ``turn_done``: S and EX already hold this
+    card's turn for ``left`` rolls or more (its levels do not depend on how many were asked).
     """
     (score, is_upper, open_bits, child, start, jok, five, sub_ptr, sub_idx, pos_ptr, pos_cat,
      keep_ptr, keep_idx) = _tables(T)
     C, NK, cap, mode, ycat = T[H_C], T[H_NK], T[H_CAP], T[H_MODE], T[H_YCAT]
     bonus = T[H_BONUS]
     n_opt = 0
-    if left > 0:
+    if left > 0 and not turn_done:
         # the simulator's own argument types (a bool is_upper): its compiled turn is reused
         upper = np.empty(C, dtype=np.bool_)
         for c in range(C):
@@ -86,6 +87,7 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg):  # noqa: A
         lean_turn(m, a, u, left, V, score, upper, open_bits, cap, T[H_N], child, start, mode,
                   ycat, jok, five, np.float32(bonus), T[H_ROLLS], T[H_BANK], T[H_MKO] != 0,
                   sub_ptr, sub_idx, pos_ptr, pos_cat, np.empty(0, dtype=np.float64), S, EX, Y)
+    if left > 0:
         for i in range(keep_ptr[r], keep_ptr[r + 1]):
             k = keep_idx[i]
             act[n_opt] = k
@@ -139,23 +141,32 @@ def rank(T, V, m, a, u, left, r, ints, flts):  # noqa: ANN001, ANN201
     S = np.empty((levels + 1, NR), dtype=np.float32)
     EX = np.empty((levels + 1, NK), dtype=np.float32)
     Y = np.empty(NK, dtype=np.float32)
-    return _rank_into(T, V, m, a, u, left, r, S, EX, Y, ints[0], ints[1], flts[0], flts[1])
+    return _rank_into(T, V, m, a, u, left, r, S, EX, Y, ints[0], ints[1], flts[0], flts[1], False)
 
 
 @njit(cache=True, nogil=True)
 def rank_many(T, V, Q, act, pts, val, reg, count):  # noqa: ANN001, ANN201
     """Rank every position of Q (rows m, a, u, rolls left, roll index) into row i of the outputs.
 
-    On one thread: over threads (prange) it was three times slower on the shared 2-core
-    machine, each block waiting for a core.
+    A position of the same card (m, a, u) as the one before, with no more rolls left, reuses
+    its turn: a game's decisions of one turn (a roll, a keep, the box) cost one turn. On one
+    thread: over threads (prange) it was three times slower on the shared 2-core machine,
+    each block waiting for a core.
     """
     NR, NK, levels = T[H_NR], T[H_NK], T[H_LEVELS]
     S = np.empty((levels + 1, NR), dtype=np.float32)
     EX = np.empty((levels + 1, NK), dtype=np.float32)
     Y = np.empty(NK, dtype=np.float32)
+    have = -1  # levels of the turn in S and EX, for the card before
     for i in range(Q.shape[0]):
-        count[i] = _rank_into(T, V, Q[i, 0], Q[i, 1], Q[i, 2], Q[i, 3], Q[i, 4], S, EX, Y,
-                              act[i], pts[i], val[i], reg[i])
+        m, a, u, left = Q[i, 0], Q[i, 1], Q[i, 2], Q[i, 3]
+        same = i > 0 and m == Q[i - 1, 0] and a == Q[i - 1, 1] and u == Q[i - 1, 2]
+        if not same:
+            have = -1
+        count[i] = _rank_into(T, V, m, a, u, left, Q[i, 4], S, EX, Y, act[i], pts[i], val[i], reg[i],
+                              left <= have)
+        if left > have:
+            have = left
 
 
 @njit(cache=True, nogil=True, fastmath=kernel.FAST)
