@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache, partial
+from itertools import islice, repeat
+from operator import itemgetter
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
 from ..actions import Roll, Score
-from ..dice import Dice, sub_multisets
+from ..dice import Dice
 from ..errors import IllegalActionError, InvalidActionError
 from ..game import Game
 from ..i18n import _, ngettext
 from ..rules import Ruleset
 from ..rulesets.yahtzee import YahtzeeRuleset
-from . import kernel, playout
+from . import kernel, ranking
 from .solve import Solution
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -31,14 +38,15 @@ class Position:
     yahtzee_box: int | None = None
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
+    """One move with its exact value (a tuple: the coach makes dozens a query, quickly)."""
+
     action: Roll | Score
     """The move itself: ``Roll((3, 3))`` keeps 3 3 and rolls the rest, ``Score("one_pair")``."""
     value: float
     """Expected points still to come from here, this turn included."""
     regret: float
-    odds: tuple[tuple[str, float], ...] = field(default=())
+    odds: tuple[tuple[str, float], ...] = ()
     """For keeps: chance of making each box that may be filled this turn by its end (in a forced
     game the next box only)."""
     points: int | None = None
@@ -69,6 +77,21 @@ class Coach:
             values = values.view()
             values.flags.writeable = False
         self._values = values
+        self._tables = ranking.pack(self.spec)
+        self._width = int(self._tables[ranking.H_WIDTH])
+        self._n_cat = len(self.ids)
+        self._cap = self.spec.bonus[1]
+        self._bit = {c: 1 << i for i, c in enumerate(self.ids)}
+        self._upper_ids = frozenset(c for i, c in enumerate(self.ids) if self.spec.bonus[0][i])
+        self._local = threading.local()
+        self._option = partial(tuple.__new__, Option)
+        # the points an option can make, by index; the kernels' -1 (a keep) is the last: None
+        most = int(max(self.spec.score.max(), self.spec.yahtzee[1].max())) + self.spec.yahtzee[3]
+        self._points: list[int | None] = [*range(int(most) + 1), None]
+        self._roll_index = {r: i for i, r in enumerate(self.spec.rolls)}
+        keeps = self.spec.keeps[0]
+        # every action a ranking can name, made once: keeps by index, then boxes
+        self.actions: tuple[Roll | Score, ...] = (*(Roll(k) for k in keeps), *(Score(c) for c in self.ids))
 
     # ---- positions --------------------------------------------------------------------
     def position(self, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
@@ -119,8 +142,7 @@ class Coach:
         rs, st, p = self.spec.ruleset, game.state, game.player
         if st.dice is None:
             raise IllegalActionError(_("roll first: the coach ranks options for dice on the table"))
-        is_upper = self.spec.bonus[0]
-        upper = sum(v for c, v in p.card.items() if is_upper[self.ids.index(c)])
+        upper = sum(v for c, v in p.card.items() if c in self._upper_ids)
         if rs.saved_rolls:
             aux = min(p.bank, self.spec.bank_cap)
             rolls_left = min(game.rolls_left, self.spec.levels)
@@ -131,94 +153,100 @@ class Coach:
         return Position(frozenset(p.card), upper, st.dice, rolls_left, aux)
 
     # ---- ranking ----------------------------------------------------------------------
-    def _mask(self, pos: Position) -> int:
-        return sum(1 << self.ids.index(c) for c in pos.filled)
+    def _query(self, pos: Position) -> tuple[int, int, int, int, int]:
+        """The kernels' view of a position: (mask, aux, capped upper total, rolls left, roll)."""
+        return (sum(map(self._bit.__getitem__, pos.filled)), pos.aux, min(pos.upper, self._cap),
+                pos.rolls_left, self._roll_index[pos.dice])
 
     def options(self, pos: Position, with_odds: bool = True) -> list[Option]:
-        """Every distinct keep (if rolls remain) and every box allowed, best first."""
-        spec = self.spec
-        _, cap, _ = spec.bonus
-        m, u = self._mask(pos), min(pos.upper, cap)
-        keeps, index, _ = spec.keeps
-        S = np.empty((spec.levels + 1, len(spec.rolls)), dtype=np.float32)
-        EX = np.empty((spec.levels + 1, len(keeps)), dtype=np.float32)
-        playout.lean_turn(m, pos.aux, u, pos.rolls_left, self._values, *spec.kernel_args, S, EX,
-                          np.empty(len(keeps), dtype=np.float32))
-        raw: list[tuple[Roll | Score, float, Dice | None, int | None]] = []
-        if pos.rolls_left > 0:
-            for k in sub_multisets(pos.dice):
-                if len(k) == len(pos.dice) or (spec.ruleset.must_keep_one and not k):
-                    continue
-                raw.append((Roll(k), float(EX[pos.rolls_left - 1, index[k]]), k, None))
-        for cid, (pts, value) in self._scores(pos).items():
-            raw.append((Score(cid), value, None, pts))
-        best = max(v for _, v, _, _ in raw)
-        raw.sort(key=lambda t: -t[1])
-        odds_of = self._odds(pos) if with_odds and pos.rolls_left > 0 else {}
-        return [Option(a, v, best - v, odds_of.get(k, ()) if k is not None else (), pts)
-                for a, v, k, pts in raw]
+        """Every distinct keep (if rolls remain) and every box allowed, best first.
+
+        Equal values keep a fixed order: keeps as ``dice.sub_multisets`` lists them, then
+        boxes in card order. ``pos`` is trusted (make it with :meth:`position`, which checks).
+        """
+        m, left, r = sum(map(self._bit.__getitem__, pos.filled)), pos.rolls_left, self._roll_index[pos.dice]
+        ints, flts = self._buffers()
+        n = ranking.rank(self._tables, self._values, m, pos.aux, min(pos.upper, self._cap), left, r,
+                         ints, flts)
+        codes, points = ints[:, :n].tolist()
+        values, regrets = flts[:, :n].tolist()
+        # picked in one C call each: ranking is as quick as Python can hand the options over
+        actions, points_of = (_pick(codes, self.actions), _pick(points, self._points))
+        if not (with_odds and left > 0):
+            return list(map(self._option, zip(actions, values, regrets, repeat((), n), points_of,
+                                              strict=True)))
+        cats = np.empty(n * self._n_cat, dtype=np.int64)
+        probs = np.empty(n * self._n_cat, dtype=np.float64)
+        counts = ranking.odds(self._tables, m, left, r, ints[0], n, cats, probs).tolist()
+        total = sum(counts)
+        chances = zip(_pick(cats[:total].tolist(), self.ids), probs[:total].tolist(), strict=True)
+        odds = [tuple(islice(chances, k)) if k else () for k in counts]
+        return list(map(self._option, zip(actions, values, regrets, odds, points_of, strict=True)))
+
+    def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
+        """This thread's output arrays of :func:`ranking.rank` (made once: a query is microseconds)."""
+        try:
+            return self._local.buffers  # type: ignore[no-any-return]
+        except AttributeError:
+            self._local.buffers = (np.empty((2, self._width), dtype=np.int64),
+                                   np.empty((2, self._width), dtype=np.float64))
+            return self._local.buffers  # type: ignore[no-any-return]
+
+    def rank_many(self, positions: Sequence[Position]) -> Rankings:
+        """Many positions ranked in one call, each exactly as :meth:`options` ranks it without odds
+        (for analysis and research labels: no Python per option until one is asked for)."""
+        Q = np.array([self._query(p) for p in positions], dtype=np.int64).reshape(-1, 5)
+        shape = (len(Q), self._width)
+        act, pts = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
+        val, reg = np.empty(shape, dtype=np.float64), np.empty(shape, dtype=np.float64)
+        count = np.zeros(len(Q), dtype=np.int64)
+        ranking.rank_many(self._tables, self._values, Q, act, pts, val, reg, count)
+        return Rankings(self, act, pts, val, reg, count)
 
     def score_values(self, pos: Position) -> dict[str, float]:
-        """Value of filling each allowed box now (its points plus the future after it)."""
-        return {cid: value for cid, (_, value) in self._scores(pos).items()}
-
-    def _scores(self, pos: Position) -> dict[str, tuple[int, float]]:
-        """Each allowed box: (points it makes now, those points plus the future after it)."""
-        spec, rs = self.spec, self.spec.ruleset
-        is_upper, cap, _ = spec.bonus
-        m, u = self._mask(pos), min(pos.upper, cap)
-        card: dict[str, int] = {c: 0 for c in pos.filled}
-        ybox = rs.yahtzee_box if isinstance(rs, YahtzeeRuleset) else None
-        if spec.n_aux == 2 and ybox in card:
-            card[ybox] = rs.by_id[ybox].max if pos.aux == 1 else 0
-        extra = rs.extra_points(card, pos.dice)
-        out: dict[str, tuple[int, float]] = {}
-        for cid, pts in rs.score_options(card, pos.dice).items():
-            c = self.ids.index(cid)
-            if rs.saved_rolls:
-                a2 = min(pos.rolls_left, spec.bank_cap)
-            elif spec.n_aux == 2:
-                a2 = (1 if pts > 0 else 0) if cid == ybox else pos.aux
-            else:
-                a2 = 0
-            u2 = min(u + pts, cap) if is_upper[c] else u
-            out[cid] = (pts + extra, pts + extra + float(self.solution.values[m | 1 << c, a2, u2]))
-        return out
+        """Value of filling each allowed box now (its points plus the future after it), in card order."""
+        boxes = {o.action.category: o.value for o in self.options(pos, with_odds=False)
+                 if isinstance(o.action, Score)}
+        return {c: boxes[c] for c in self.ids if c in boxes}
 
     def best(self, pos: Position) -> Option:
         return self.options(pos, with_odds=False)[0]
 
-    def _odds(self, pos: Position) -> dict[Dice, tuple[tuple[str, float], ...]]:
-        """Chance of making each box that may be filled this turn by the end of it, for every keep."""
-        spec = self.spec
-        keeps, index, start = spec.keeps
-        child, _ = spec.child_sub
-        # the odds that matter are the combinations the player may still fill this turn (in a
-        # forced game the next box only): hitting "a one" or "chance" says nothing
-        is_upper = spec.bonus[0]
-        fillable = set(spec.ruleset.open_categories(dict.fromkeys(pos.filled, 0)))
-        open_ids = [c for i, c in enumerate(self.ids)
-                    if c in fillable and not is_upper[i] and c != "chance"]
-        my_keeps = [k for k in sub_multisets(pos.dice) if len(k) < len(pos.dice)]
-        per_keep: dict[Dice, list[tuple[str, float]]] = {k: [] for k in my_keeps}
-        full0 = int(start[spec.n])
-        X = np.zeros((len(keeps), 1), dtype=np.float32)
-        for cid in open_ids:
-            hit = (spec.score[self.ids.index(cid)] > 0).astype(np.float32)
-            L = hit.copy()
-            for j in range(pos.rolls_left):
-                X[full0:, 0] = L
-                kernel.expect(X, child, start, spec.n, 1)
-                if j == pos.rolls_left - 1:
-                    break
-                X[full0:, 0] = np.maximum(hit, L)
-                kernel.best_keeps(X, *spec.sub_lists[:2], 1, spec.ruleset.must_keep_one)
-                L = X[full0:, 0].copy()
-            for k in my_keeps:
-                p = float(X[index[k], 0])
-                if 0.0 < p < 1.0:
-                    per_keep[k].append((cid, p))
-        return {k: tuple(sorted(v, key=lambda t: -t[1])) for k, v in per_keep.items()}
+
+@dataclass(frozen=True)
+class Rankings:
+    """Positions ranked by :meth:`Coach.rank_many`: row i holds ``count[i]`` options, best first.
+
+    ``action[i, j]`` indexes ``coach.actions`` (keeps, then boxes), ``points[i, j]`` is -1 for
+    a keep; ``rankings[i]`` is position i's list of :class:`Option` (without odds).
+    """
+
+    coach: Coach
+    action: np.ndarray
+    points: np.ndarray
+    value: np.ndarray
+    regret: np.ndarray
+    count: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.count)
+
+    def __getitem__(self, i: int) -> list[Option]:
+        n, c = int(self.count[i]), self.coach
+        return list(map(c._option, zip(
+            _pick(self.action[i, :n].tolist(), c.actions), self.value[i, :n].tolist(),
+            self.regret[i, :n].tolist(), repeat((), n), _pick(self.points[i, :n].tolist(), c._points),
+            strict=True)))
+
+    def __iter__(self) -> Iterator[list[Option]]:
+        return (self[i] for i in range(len(self)))
+
+
+def _pick(indices: list[int], items: Sequence[T]) -> Sequence[T]:
+    """items[i] for each index, in one call (no Python loop)."""
+    if len(indices) > 1:
+        return itemgetter(*indices)(items)  # type: ignore[no-any-return]
+    return [items[i] for i in indices]
 
 
 def check_position(ruleset: Ruleset, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
@@ -255,11 +283,11 @@ def _check_filled(rs: Ruleset, filled: Iterable[str]) -> frozenset[str]:
         if c not in rs.by_id:
             raise InvalidActionError(_("“{box}” is not a box of {rules}; its boxes are: {boxes}").format(
                 box=c, rules=rs.name, boxes=", ".join(rs.category_ids)))
-    twice = next((c for i, c in enumerate(listed) if c in listed[:i]), None)
-    if twice is not None:
+    names = frozenset(listed)
+    if len(names) < len(listed):
+        twice = next(c for i, c in enumerate(listed) if c in listed[:i])
         raise InvalidActionError(
             _("{box} is named twice among the filled boxes; a box is filled once").format(box=twice))
-    names = frozenset(listed)
     if len(names) == len(rs.categories):
         raise IllegalActionError(_("every box is filled; the game is over"))
     if rs.order is not None:
@@ -277,9 +305,7 @@ def _check_upper(rs: Ruleset, names: frozenset[str], upper: int | None) -> None:
     if upper is None or upper < 0:
         raise InvalidActionError(_("give the upper-section total so far (0 or more)"))
     boxes = [c for c in rs.categories if c.id in names and c.face is not None]
-    reach = {0}
-    for c in boxes:
-        reach = {t + k * (c.face or 0) for t in reach for k in range(rs.dice + 1)}
+    reach = _upper_totals(tuple(c.face or 0 for c in boxes), rs.dice)
     if upper in reach:
         return
     if not boxes:
@@ -294,6 +320,16 @@ def _check_upper(rs: Ruleset, names: frozenset[str], upper: int | None) -> None:
         _("an upper total of {upper} cannot be made with {boxes} filled (a box holds 0 to {dice} times "
           "its face); the possible totals are {totals}").format(
             upper=upper, boxes=which, dice=rs.dice, totals=_ranges(sorted(reach))))
+
+
+@cache
+def _upper_totals(faces: tuple[int, ...], dice: int) -> frozenset[int]:
+    """The totals upper boxes of these faces can make, each 0 to ``dice`` times its face (once
+    per set of boxes: a coach checks every typed position)."""
+    reach = {0}
+    for f in faces:
+        reach = {t + k * f for t in reach for k in range(dice + 1)}
+    return frozenset(reach)
 
 
 def _check_saved(rs: Ruleset, saved: int) -> None:

@@ -1,0 +1,252 @@
+"""The coach's hot path in Numba: a position's options ranked in one call, or many positions in one.
+
+A ranking is the keeps of the dice (if rolls remain) and the boxes allowed, each with its
+exact value, sorted best first by a stable sort: equal values keep the order keeps, in
+``dice.sub_multisets`` order, then boxes, in card order. A keep's value is the simulator's
+turn (``playout.lean_turn``), a box's its points plus the table's value after it, summed in
+float64, as the coach did in Python before.
+
+Calling a Numba function costs about 0.3 µs an argument before any work (the simulator's 28
+took 8 µs on the loaded 2-core machine, more than ranking itself), so the ruleset's tables
+go in packed into one int64 array (:func:`pack`), made once per coach.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..dice import sub_multisets
+from . import kernel
+from .kernel import MODE_BANK, MODE_YAHTZEE
+from .playout import lean_turn
+from .spec import SolverSpec
+
+# the packed array's header: sizes and scalars, then where each table starts
+(H_C, H_NR, H_NK, H_NJ, H_CAP, H_N, H_MODE, H_YCAT, H_ROLLS, H_BANK, H_MKO, H_LEVELS, H_BONUS,
+ H_ODDS, H_WIDTH) = range(15)
+HEAD = 16
+N_TABLES = 13
+
+
+def pack(spec: SolverSpec) -> np.ndarray:
+    """The ruleset's tables for :func:`rank` and :func:`odds` in one int64 array."""
+    rs = spec.ruleset
+    a = spec.kernel_args
+    keeps, index, _ = spec.keeps
+    ids = list(rs.category_ids)
+    # each roll's keeps as the coach lists them: sub_multisets order, not the roll itself,
+    # not the empty keep where a die must be kept
+    per_roll = [[index[k] for k in sub_multisets(r)
+                 if len(k) < spec.n and (k or not rs.must_keep_one)] for r in spec.rolls]
+    keep_ptr = np.zeros(len(per_roll) + 1, dtype=np.int64)
+    keep_ptr[1:] = np.cumsum([len(x) for x in per_roll])
+    keep_idx = np.array([k for x in per_roll for k in x], dtype=np.int64)
+    # the boxes whose odds a keep shows: not an upper box, not chance (hitting them says nothing)
+    odds_bits = sum(1 << i for i, c in enumerate(ids) if not a.is_upper[i] and c != "chance")
+    tables = [a.score, a.is_upper, a.open_bits, a.child, a.start, a.jok, a.five_face, a.sub_ptr,
+              a.sub_idx, a.pos_ptr, a.pos_cat, keep_ptr, keep_idx]
+    assert len(tables) == N_TABLES
+    head = np.zeros(HEAD + N_TABLES + 1, dtype=np.int64)
+    head[:H_WIDTH + 1] = (len(ids), len(spec.rolls), len(keeps), a.jok.shape[0], a.cap, a.n, a.mode,
+                          a.ycat, a.rolls, a.bank_cap, a.must_keep_one, spec.levels,
+                          int(a.extra_bonus), odds_bits, int(np.diff(keep_ptr).max()) + len(ids))
+    flat = [np.ascontiguousarray(t, dtype=np.int64).ravel() for t in tables]
+    head[HEAD:] = len(head) + np.concatenate(([0], np.cumsum([len(f) for f in flat])))
+    return np.concatenate([head, *flat])
+
+
+@njit(cache=True, nogil=True)
+def _tables(T):  # noqa: ANN001, ANN201
+    """The packed tables as views (no copies), in pack's order."""
+    C, NR, NK, NJ = T[H_C], T[H_NR], T[H_NK], T[H_NJ]
+    o = T[HEAD:HEAD + N_TABLES + 1]
+    return (T[o[0]:o[1]].reshape((C, NR)), T[o[1]:o[2]], T[o[2]:o[3]],
+            T[o[3]:o[4]].reshape((NK, 6)), T[o[4]:o[5]], T[o[5]:o[6]].reshape((NJ, 6, C)),
+            T[o[6]:o[7]], T[o[7]:o[8]], T[o[8]:o[9]], T[o[9]:o[10]], T[o[10]:o[11]],
+            T[o[11]:o[12]], T[o[12]:o[13]])
+
+
+@njit(cache=True, nogil=True)
+def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):  # noqa: ANN001, ANN201
+    """Rank one position into act/pts/val/reg (action code, points or -1, value, regret); the count.
+
+    Action codes: keep k is k, box c is NK + c. ``turn_done``: S and EX already hold this
+    card's turn for ``left`` rolls or more (its levels do not depend on how many were asked).
+    """
+    (score, is_upper, open_bits, child, start, jok, five, sub_ptr, sub_idx, pos_ptr, pos_cat,
+     keep_ptr, keep_idx) = _tables(T)
+    C, NK, cap, mode, ycat = T[H_C], T[H_NK], T[H_CAP], T[H_MODE], T[H_YCAT]
+    bonus = T[H_BONUS]
+    n_opt = 0
+    if left > 0 and not turn_done:
+        # the simulator's own argument types (a bool is_upper): its compiled turn is reused
+        upper = np.empty(C, dtype=np.bool_)
+        for c in range(C):
+            upper[c] = is_upper[c] != 0
+        lean_turn(m, a, u, left, V, score, upper, open_bits, cap, T[H_N], child, start, mode,
+                  ycat, jok, five, np.float32(bonus), T[H_ROLLS], T[H_BANK], T[H_MKO] != 0,
+                  sub_ptr, sub_idx, pos_ptr, pos_cat, np.empty(0, dtype=np.float64), S, EX, Y)
+    if left > 0:
+        for i in range(keep_ptr[r], keep_ptr[r + 1]):
+            k = keep_idx[i]
+            act[n_opt] = k
+            pts[n_opt] = -1
+            val[n_opt] = np.float64(EX[left - 1, k])
+            n_opt += 1
+    joker = mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1 and five[r] > 0
+    extra = bonus if joker and a == 1 else 0
+    opn = open_bits[m]
+    for c in range(C):
+        if joker:
+            p = jok[m, five[r] - 1, c]
+            if p < 0:
+                continue
+        elif (opn >> c) & 1 == 0:
+            continue
+        else:
+            p = score[c, r]
+        if mode == MODE_BANK:
+            a2 = min(left, T[H_BANK])
+        elif mode == MODE_YAHTZEE:
+            a2 = (1 if p > 0 else 0) if c == ycat else a
+        else:
+            a2 = 0
+        u2 = min(u + p, cap) if is_upper[c] else u
+        act[n_opt] = NK + c
+        pts[n_opt] = p + extra
+        val[n_opt] = np.float64(p + extra) + np.float64(V[m | (1 << c), a2, u2])
+        n_opt += 1
+    # stable insertion sort, best first: equal values keep their order
+    for i in range(1, n_opt):
+        v, k, p = val[i], act[i], pts[i]
+        j = i - 1
+        while j >= 0 and val[j] < v:
+            val[j + 1], act[j + 1], pts[j + 1] = val[j], act[j], pts[j]
+            j -= 1
+        val[j + 1], act[j + 1], pts[j + 1] = v, k, p
+    for i in range(n_opt):
+        reg[i] = val[0] - val[i]
+    return n_opt
+
+
+@njit(cache=True, nogil=True)
+def rank(T, V, m, a, u, left, r, ints, flts):  # noqa: ANN001, ANN201
+    """Rank position (mask m, aux a, capped upper total u, rolls left, roll index r).
+
+    ints[0]/ints[1]: action codes and points (-1 for a keep); flts[0]/flts[1]: values and
+    regrets; returns how many options there are.
+    """
+    NR, NK, levels = T[H_NR], T[H_NK], T[H_LEVELS]
+    S = np.empty((levels + 1, NR), dtype=np.float32)
+    EX = np.empty((levels + 1, NK), dtype=np.float32)
+    Y = np.empty(NK, dtype=np.float32)
+    return _rank_into(T, V, m, a, u, left, r, S, EX, Y, ints[0], ints[1], flts[0], flts[1], False)
+
+
+@njit(cache=True, nogil=True)
+def rank_many(T, V, Q, act, pts, val, reg, count):  # noqa: ANN001, ANN201
+    """Rank every position of Q (rows m, a, u, rolls left, roll index) into row i of the outputs.
+
+    A position of the same card (m, a, u) as the one before, with no more rolls left, reuses
+    its turn: a game's decisions of one turn (a roll, a keep, the box) cost one turn. On one
+    thread: over threads (prange) it was three times slower on the shared 2-core machine,
+    each block waiting for a core.
+    """
+    NR, NK, levels = T[H_NR], T[H_NK], T[H_LEVELS]
+    S = np.empty((levels + 1, NR), dtype=np.float32)
+    EX = np.empty((levels + 1, NK), dtype=np.float32)
+    Y = np.empty(NK, dtype=np.float32)
+    have = -1  # levels of the turn in S and EX, for the card before
+    for i in range(Q.shape[0]):
+        m, a, u, left = Q[i, 0], Q[i, 1], Q[i, 2], Q[i, 3]
+        same = i > 0 and m == Q[i - 1, 0] and a == Q[i - 1, 1] and u == Q[i - 1, 2]
+        if not same:
+            have = -1
+        count[i] = _rank_into(T, V, m, a, u, left, Q[i, 4], S, EX, Y, act[i], pts[i], val[i], reg[i],
+                              left <= have)
+        if left > have:
+            have = left
+
+
+@njit(cache=True, nogil=True, fastmath=kernel.FAST)
+def _best_keeps8(X, sub_ptr, sub_idx, must_keep_one):  # noqa: ANN001, ANN201
+    """kernel.best_keeps (the same maxima) over columns in blocks of 8, each block's best so far
+    held in eight locals: the compiler makes one vector of them, where best_keeps, storing every
+    step, was three times slower."""
+    if must_keep_one:
+        X[0, :] = kernel.NEG
+    for k in range(1, X.shape[0]):
+        lo, hi = sub_ptr[k], sub_ptr[k + 1]
+        for b in range(0, X.shape[1], 8):
+            row = X[k, b:b + 8]
+            a0, a1, a2, a3, a4, a5, a6, a7 = row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
+            for i in range(lo, hi):
+                s = X[sub_idx[i], b:b + 8]
+                a0, a1, a2, a3 = max(a0, s[0]), max(a1, s[1]), max(a2, s[2]), max(a3, s[3])
+                a4, a5, a6, a7 = max(a4, s[4]), max(a5, s[5]), max(a6, s[6]), max(a7, s[7])
+            row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7] = a0, a1, a2, a3, a4, a5, a6, a7
+
+
+@njit(cache=True, nogil=True)
+def odds(T, m, left, r, act, n_opt, cats, probs):  # noqa: ANN001, ANN201
+    """For each keep among the first n_opt options of act, the chance of making each box that
+    may be filled this turn by its end (the boxes of H_ODDS open in m), those strictly between
+    0 and 1, likeliest first (equal chances in card order).
+
+    Written one keep after another into cats/probs (box, chance); returns each option's count.
+    Every box at once, one column each, through the solver's own expect (and best keeps).
+    """
+    (score, _, open_bits, child, start, _, _, sub_ptr, sub_idx, _, _, _, _) = _tables(T)
+    C, NR, NK, n = T[H_C], T[H_NR], T[H_NK], T[H_N]
+    mko = T[H_MKO] != 0
+    full0 = start[n]
+    which = open_bits[m] & T[H_ODDS]
+    box = np.empty(C, dtype=np.int64)
+    K = 0
+    for c in range(C):
+        if (which >> c) & 1:
+            box[K] = c
+            K += 1
+    counts = np.zeros(n_opt, dtype=np.int64)
+    if K == 0 or left == 0:
+        return counts
+    # columns padded to a multiple of 8 (never read): whole vectors of float32 in every loop
+    W = (K + 7) // 8 * 8
+    hit = np.zeros((NR, W), dtype=np.float32)
+    for r2 in range(NR):
+        for j in range(K):
+            hit[r2, j] = np.float32(1.0) if score[box[j], r2] > 0 else np.float32(0.0)
+    # the full rolls' rows hold the level below (expect writes only the smaller keeps)
+    X = np.empty((NK, W), dtype=np.float32)
+    for r2 in range(NR):
+        for j in range(W):
+            X[full0 + r2, j] = hit[r2, j]
+    kernel.expect(X, child, start, n, W)
+    for _ in range(1, left):
+        for r2 in range(NR):
+            for j in range(W):
+                X[full0 + r2, j] = max(hit[r2, j], X[full0 + r2, j])
+        _best_keeps8(X, sub_ptr, sub_idx, mko)
+        kernel.expect(X, child, start, n, W)
+    at0 = 0
+    for i in range(n_opt):
+        k = act[i]
+        if k >= NK:
+            continue
+        got = 0
+        for j in range(K):
+            p = np.float64(X[k, j])
+            if 0.0 < p < 1.0:
+                # insertion, likeliest first, ties in card order
+                at = at0 + got
+                while at > at0 and probs[at - 1] < p:
+                    cats[at] = cats[at - 1]
+                    probs[at] = probs[at - 1]
+                    at -= 1
+                cats[at] = box[j]
+                probs[at] = p
+                got += 1
+        counts[i] = got
+        at0 += got
+    return counts
