@@ -215,3 +215,20 @@ def test_a_full_card_is_refused() -> None:
     coach = tied_coach("kids")
     with pytest.raises(IllegalActionError, match="every box is filled"):
         coach.position(coach.ids, (1, 1, 1, 1, 1), 0, upper=0)
+
+
+def test_the_warm_up_compiles_every_kernel_a_query_calls() -> None:
+    """A front end's start warms the coach up (yatzy.solver.coach.warm_up_soon): in a new
+    process its kernels have no compiled code until the warm-up, and every one has it after,
+    so a player's first question after an install waits for no compiler."""
+    import subprocess
+    import sys
+
+    probe = ("from yatzy.solver import coach, ranking\n"
+             "kernels = (ranking.rank, ranking.odds, ranking.rank_many)\n"
+             "assert not any(k.signatures for k in kernels)\n"
+             "coach.warm_up_soon(); coach.warm_up_soon()\n"
+             "coach._warming.join(120)\n"
+             "assert all(k.signatures for k in kernels), [k.signatures for k in kernels]\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr

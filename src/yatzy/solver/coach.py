@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from ..rules import Ruleset
 from ..rulesets.yahtzee import YahtzeeRuleset
 from . import kernel, ranking
 from .solve import Solution
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -360,6 +363,42 @@ def _check_yahtzee_50(rs: Ruleset, names: frozenset[str]) -> None:
     if rs.yahtzee_box not in names:
         raise InvalidActionError(
             _("the Yahtzee box can hold 50 only once it is filled; add yahtzee to the filled boxes"))
+
+
+def warm_up() -> None:
+    """Compile the coach's kernels now (or load them compiled: a fraction of a second), so that
+    a player's first question after an install does not wait for Numba (10-20 s once per
+    machine): one ranking, with odds and in a batch, on a Kids table of zeros (the kernels'
+    compiled code serves every ruleset; no table is built or read). For a background thread
+    at start."""
+    from ..registry import get_ruleset
+    from .spec import SolverSpec
+
+    spec = SolverSpec(get_ruleset("kids"), 0)
+    values = np.zeros((1 << spec.n_cat, spec.n_aux, spec.bonus[1] + 1), dtype=np.float32)
+    coach = Coach(Solution(spec, values, 0.0, 0))
+    pos = coach.position((), range(1, spec.ruleset.dice + 1), 2, upper=0)
+    coach.options(pos, with_odds=True)
+    coach.rank_many([pos])
+
+
+_warming: threading.Thread | None = None
+
+
+def warm_up_soon() -> None:
+    """:func:`warm_up` in a daemon thread, once per process: a front end calls it as it starts,
+    and nothing ever waits for it (a failure is logged; the first query then compiles)."""
+    global _warming
+    if _warming is None:
+        _warming = threading.Thread(target=_warm_quietly, name="coach warm-up", daemon=True)
+        _warming.start()
+
+
+def _warm_quietly() -> None:
+    try:
+        warm_up()
+    except Exception:
+        log.exception("the coach's kernels could not be compiled ahead of its first query")
 
 
 def filled_from_text(text: str) -> list[str]:

@@ -21,6 +21,7 @@ from textual.theme import BUILTIN_THEMES, Theme
 from ..game import Game
 from ..i18n import _, check_language, language
 from ..session import Session
+from ..solver.coach import warm_up_soon
 from ..views import and_list
 from .dialogs import ConfirmScreen, TooSmallScreen
 from .play import PlayScreen
@@ -92,6 +93,7 @@ class YatzyApp(App[Game | None]):
         self.register_theme(NORMAL)
 
     def on_mount(self) -> None:
+        warm_up_soon()  # the coach's first answer after an install does not wait for the compiler
         self.apply_low_vision()
         self.call_after_refresh(self.first_size)
         if self.start_with is not None:

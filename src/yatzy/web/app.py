@@ -26,6 +26,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from ..solver.coach import warm_up_soon
 from ..storage import Database
 from . import coaching
 from .budget import TableBudget, tables_in_use
@@ -54,6 +55,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Bots play on after a restart and rooms expire on their schedule; at shutdown the rooms,
     the pub/sub and (if the app opened it) the database close."""
     state = app.state
+    warm_up_soon()  # a room's first coach answer after an install does not wait for the compiler
     resuming = asyncio.get_running_loop().create_task(state.rooms.resume())
     preparing = asyncio.get_running_loop().create_task(state.budget.prepare())
     sweeping = asyncio.get_running_loop().create_task(sweep_forever(state.rooms, state.expiry))
