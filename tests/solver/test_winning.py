@@ -132,3 +132,13 @@ def test_the_win_bot_plays_whole_games_legally(seats: int) -> None:
     for seed in range(3):
         game = run(Game(rs, [f"p{i}" for i in range(seats)], seed=seed), bots)  # any illegal move raises
         assert game.is_over
+
+
+def test_alone_the_win_bot_plays_as_the_optimal_bot() -> None:
+    rs = get_ruleset("kids")
+    win, optimal = make_bot("win", rs), make_bot("optimal", rs)
+    game = Game(rs, ["solo"], seed=11)
+    while not game.is_over:
+        move = win.act(game)
+        assert move == optimal.act(game)
+        game.play(move)

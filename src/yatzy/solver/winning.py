@@ -32,8 +32,9 @@ from .kernel import MODE_YAHTZEE
 from .moments import second_moments, turn_moments
 from .solve import Solution
 
-EXACT_WORK = 60_000
-"""Largest end game (states × columns) played exactly: about 0.2 s for the turn, once."""
+EXACT_WORK = 20_000
+"""Largest end game (states × columns) played exactly, once a turn: about 4 µs of one core a
+unit, 0.08 s at the limit (docs/performance.md)."""
 EXACT_BOXES = 5
 """Most open boxes an end game is even counted for."""
 SETTLED = 1e-9
