@@ -39,6 +39,8 @@ EXACT_BOXES = 5
 """Most open boxes an end game is even counted for."""
 SETTLED = 1e-9
 """Chances of winning closer than this are alike; the expected score decides."""
+Prepared = tuple[np.ndarray, Endgame | None, np.ndarray, np.ndarray]
+"""A turn's util, its end game (or None), its keeps' values and E[R²] (levels × keeps)."""
 
 
 @njit(cache=True, nogil=True)
@@ -86,7 +88,7 @@ def expected_utility(util: np.ndarray, means: np.ndarray, vars_: np.ndarray) -> 
 
 
 @dataclass(frozen=True)
-class Seat:
+class SeatState:
     """One player's state at the start of a turn, in the solver's terms."""
 
     mask: int
@@ -109,9 +111,9 @@ class WinPlanner:
         extra = int(self.spec.yahtzee[3]) * self.spec.n_cat
         self.top = int(self.spec.score.max(axis=1).sum()) + self.spec.bonus[2] + extra + 1
         self._turn: tuple[object, ...] | None = None
-        self._cached: tuple[np.ndarray, Endgame | None, np.ndarray, np.ndarray] | None = None
+        self._cached: Prepared | None = None
 
-    def seat(self, game: Game, i: int) -> Seat:
+    def seat(self, game: Game, i: int) -> SeatState:
         rs, p = game.ruleset, game.state.players[i]
         is_upper, cap, _ = self.spec.bonus
         mask = sum(1 << self.ids.index(c) for c in p.card)
@@ -119,16 +121,16 @@ class WinPlanner:
         aux = 0
         if self.spec.mode == MODE_YAHTZEE and isinstance(rs, YahtzeeRuleset):
             aux = 1 if p.card.get(rs.yahtzee_box) == rs.by_id[rs.yahtzee_box].max else 0
-        return Seat(mask, aux, upper, sum(p.card.values()) + p.extra, len(p.card) == rs.turns)
+        return SeatState(mask, aux, upper, sum(p.card.values()) + p.extra, len(p.card) == rs.turns)
 
-    def final(self, s: Seat, game: Game, i: int) -> tuple[float, float]:
+    def final(self, s: SeatState, game: Game, i: int) -> tuple[float, float]:
         """(mean, variance) of a seat's final score from the start of its turn."""
         if s.full:
             return float(game.total(i)), 0.0
         v, w = float(self.V[s.mask, s.aux, s.upper]), float(self.W[s.mask, s.aux, s.upper])
         return s.points + v, max(0.0, w - v * v)
 
-    def _prepare(self, game: Game, me: Seat) -> tuple[np.ndarray, Endgame | None, np.ndarray, np.ndarray]:
+    def _prepare(self, game: Game, me: SeatState) -> Prepared:
         """Once a turn: util, the exact end game (if small), the keeps' moments."""
         others = [self.final(self.seat(game, i), game, i)
                   for i in range(len(game.state.players)) if i != game.state.current]
