@@ -116,6 +116,27 @@ class CoachBot:
         return choice.action
 
 
+class WinBot:
+    """Plays to finish first: in a game with others, the option with the best chance of
+    winning given every card on the table (:mod:`.solver.winning`); alone, or in a
+    saved-roll game (which the moment tables do not cover), it plays as the optimal bot."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        from .solver.moments import covers
+        from .solver.winning import WinPlanner
+
+        self.optimal = CoachBot(ruleset)
+        solution = self.optimal.coach.solution
+        self.planner = WinPlanner(solution) if covers(solution) else None
+
+    def act(self, game: Game) -> Action:
+        if game.state.dice is None:
+            return Roll()
+        if self.planner is None or len(game.state.players) == 1:
+            return self.optimal.act(game)
+        return self.planner.choose(game)
+
+
 class DozzyBot:
     """A DOZZY heuristic: points now, weighed against the tiles a move sends out."""
 
@@ -186,6 +207,9 @@ BOT_SPECS: tuple[BotSpec, ...] = (
             lambda: pgettext("bot name", "Strong bot")),
     BotSpec("optimal", "solver", lambda: pgettext("bot level", "optimal"), _coach(0.0),
             lambda: pgettext("bot name", "Optimal bot")),
+    BotSpec("win", "solver", lambda: pgettext("bot level", "plays to win"),
+            lambda rs, seed: DozzyBot() if rs.uses_board else WinBot(rs),
+            lambda: pgettext("bot name", "Winning bot")),
     BotSpec("dozzy", "board", lambda: pgettext("bot level", "DOZZY expert"), lambda rs, seed: DozzyBot(),
             lambda: pgettext("bot name", "Dozzy bot")),
     BotSpec("planner", "board", lambda: pgettext("bot level", "DOZZY planner"),
@@ -236,7 +260,7 @@ def needs_table(name: str, ruleset: Ruleset) -> bool:
 
 
 def make_bot(name: str, ruleset: Ruleset, seed: int | None = None) -> Player:
-    """A bot by name: random, greedy (= beginner), casual, strong, optimal, dozzy, planner."""
+    """A bot by name: random, greedy (= beginner), casual, strong, optimal, win, dozzy, planner."""
     spec = bot_spec(name)
     if spec is None:
         raise InvalidActionError(

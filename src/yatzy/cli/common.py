@@ -8,7 +8,14 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.text import Text
 
 from ..bots import BOTS
@@ -70,12 +77,14 @@ def ruleset_from(rules: str, options: list[str] | None) -> Ruleset:
         fail(e)
 
 
-def progress_bar() -> Progress:
+def progress_bar(estimate: bool = False) -> Progress:
     """A progress bar on stderr that clears itself; tasks give a description and a unit.
+    With ``estimate`` it also shows the time still to go (for work of even steps, as games).
 
     Only on a terminal: piped or captured, stderr gets nothing (not even Rich's closing newline).
     """
     err = Console(stderr=True)
+    late: list[ProgressColumn] = [TimeRemainingColumn()] if estimate else []
     return Progress(TextColumn("{task.description}"), BarColumn(),
                     TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
-                    TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal)
+                    TimeElapsedColumn(), *late, console=err, transient=True, disable=not err.is_terminal)

@@ -1,6 +1,6 @@
-"""The solver's commands: ``yatzy solve``, ``converge``, ``distribution``, ``advise`` and
-``simulate`` (exact values, the exact spread of final scores, the coach's ranking of a
-position, and many games played by a bot)."""
+"""The solver's commands: ``yatzy solve``, ``converge``, ``distribution``, ``advise``,
+``simulate`` and ``duel`` (exact values, the exact spread of final scores, the coach's ranking
+of a position, many games played by a bot, and bots played against each other)."""
 
 from __future__ import annotations
 
@@ -356,3 +356,48 @@ def simulate(
             console.print(_("histogram: {path}").format(path=plot), markup=False)
     if plot_error is not None:
         fail(plot_error)
+
+
+@app.command()
+def duel(
+    bots: Annotated[str, typer.Option(help=f"the bots, comma-separated, e.g. win,optimal: {BOT_LIST}")],
+    rules_: RulesOpt = "yatzy",
+    option: OptionOpt = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="how many games to play")] = 1000,
+    seed: Annotated[int, typer.Option(
+        help="seed of the dice: the same seed plays the same games")] = 0,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
+    """Play bots against each other, seats rotating; print each bot's wins, draws and win rate
+    (a draw counts half) with its 95 % confidence interval (Wilson's)."""
+    from ..duel import check_bots
+    from ..duel import duel as run
+
+    rs = ruleset_from(rules_, option)
+    try:
+        names = check_bots(bots.split(","), rs)
+        if games < 1:
+            fail(_("play at least 1 game, not {games}").format(games=games))
+        with progress_bar(estimate=True) as bar:
+            task = bar.add_task(_("{bots} playing").format(bots=", ".join(names)), total=games,
+                                unit=_("games"))
+            result = run(rs, names, games, seed, progress=lambda done, _: bar.update(task, completed=done))
+    except YatzyError as e:
+        fail(e)
+    if as_json:
+        print(json.dumps(result.to_dict()))
+        return
+    t = Table(title=_("{title}: {bots}, {games}").format(
+        title=_(rs.title), bots=", ".join(names), games=_games(games)),
+        caption=_("win rate: wins and half the draws per game; {share} interval: Wilson's").format(
+            share=percent(0.95)),
+        caption_justify="left")
+    interval = _("{share} interval").format(share=percent(0.95))
+    for col in (_("bot"), _("wins"), _("draws"), _("win rate"), interval):
+        t.add_column(col, justify="left" if col == _("bot") else "right")
+    for r in result.records:
+        low, high = r.ci95
+        t.add_row(r.bot, number(r.wins), number(r.draws), percent(r.win_rate, 1),
+                  f"{percent(low, 1)} – {percent(high, 1)}")
+    console.print(t)
