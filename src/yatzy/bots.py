@@ -129,6 +129,17 @@ class WinBot:
         solution = self.optimal.coach.solution
         self.planner = WinPlanner(solution) if covers(solution) else None
 
+    @staticmethod
+    def prepare(ruleset: Ruleset, progress: Callable[[int, int], None]) -> None:
+        """The second-moment table the bot weighs opponents with (tens of seconds the first
+        time for Yatzy; cached after), built with its progress told; after the value table."""
+        from .solver.moments import covers, second_moments
+        from .solver.solve import solve
+
+        solution = solve(ruleset)
+        if covers(solution):
+            second_moments(solution, progress=progress)
+
     def act(self, game: Game) -> Action:
         if game.state.dice is None:
             return Roll()
@@ -185,6 +196,9 @@ class BotSpec:
     """The bot for a ruleset and a seed."""
     default_name: Callable[[], str]
     """A seat of this level's name until someone names it ("Greedy bot"), in the current language."""
+    prepare: Callable[[Ruleset, Callable[[int, int], None]], None] | None = None
+    """What the bot builds once beyond the solver's table (built and cached, its progress told
+    as (done, total)), so that a front end shows it as it does the table's; None: nothing."""
 
 
 def _coach(temperature: float) -> Callable[[Ruleset, int | None], Player]:
@@ -209,7 +223,7 @@ BOT_SPECS: tuple[BotSpec, ...] = (
             lambda: pgettext("bot name", "Optimal bot")),
     BotSpec("win", "solver", lambda: pgettext("bot level", "plays to win"),
             lambda rs, seed: DozzyBot() if rs.uses_board else WinBot(rs),
-            lambda: pgettext("bot name", "Winning bot")),
+            lambda: pgettext("bot name", "Winning bot"), WinBot.prepare),
     BotSpec("dozzy", "board", lambda: pgettext("bot level", "DOZZY expert"), lambda rs, seed: DozzyBot(),
             lambda: pgettext("bot name", "Dozzy bot")),
     BotSpec("planner", "board", lambda: pgettext("bot level", "DOZZY planner"),

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .actions import parse_action
-from .bots import BOTS, Player, make_bot, needs_table
+from .bots import BOTS, Player, bot_spec, make_bot, needs_table
 from .errors import IllegalActionError, InvalidActionError, YatzyError
 from .events import (
     Amended,
@@ -39,7 +39,7 @@ from .events import (
 )
 from .game import Action, Game, Outcome, Restore, Roll
 from .i18n import _, check_language, language
-from .solver.tables import Clock, table
+from .solver.tables import Clock, Estimate, table
 from .views import (
     GameView,
     OutcomeView,
@@ -89,6 +89,13 @@ Subscriber = Callable[[Event], None]
 
 
 # ---- the session --------------------------------------------------------------------------
+
+
+def _building(report: Callable[[Preparing], None], stage: Preparing,
+              estimate: Estimate) -> Callable[[int, int], None]:
+    """A build's (done, total) told to ``report`` as ``stage`` with the time left."""
+    return lambda done, total: report(replace(stage, done=done, total=total,
+                                              seconds_left=estimate.update(done, total)))
 
 class Session:
     """Runs one game for a front end: whose input is needed, bot moves, events, views, saves.
@@ -170,6 +177,10 @@ class Session:
                 report(Preparing("loading", name, levels, seats=seats))
                 table(g.ruleset, lambda p: report(Preparing("building", name, levels, p.done, p.total,
                                                             p.seconds_left, seats)), clock=clock)
+                for spec in filter(None, (bot_spec(level) for level in levels)):
+                    if spec.prepare is not None:  # what the bot builds beyond the table (the win bot's)
+                        stage = Preparing("building", name, levels, seats=seats)
+                        spec.prepare(g.ruleset, _building(report, stage, Estimate(clock)))
                 for i in self.table_seats():  # a seat changed meanwhile needs the table no more
                     self._bot(i)
             finally:

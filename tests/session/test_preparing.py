@@ -126,3 +126,23 @@ def test_an_estimate_needs_a_second_measured_and_progress() -> None:
 def test_durations_read_roughly(seconds: float, words: str) -> None:
     with language("en"):
         assert duration_text(seconds) == words
+
+
+def test_the_win_bots_second_table_is_built_with_its_progress_told(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: object) -> None:
+    """The win bot weighs opponents with a second table (the spread of the points to come), built
+    once after the value table: the seat waits for it with the build's progress on show, layer by
+    layer up to the whole, not behind a bar stopped at the value table's end."""
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))  # nothing built yet
+    session = Session(Game("kids", [Seat("Me"), Seat.bot("win", "Wim")], seed=3), bot_seed=1)
+    assert session.table_seats() == (1,)
+    reports: list[Preparing] = []
+    session.prepare(reports.append)
+    assert session.bot_ready(1)
+    building = [r for r in reports if r.stage == "building"]
+    ends = [i for i, r in enumerate(building) if r.total is not None and r.done == r.total]
+    assert len(ends) == 2, building  # the value table's build, then the second table's
+    second = building[ends[0] + 1:ends[1] + 1]
+    assert second[0].done == 0 and [r.done for r in second] == sorted(r.done for r in second)
+    assert len({r.total for r in second}) == 1 and reports[-1].stage == "ready"
+    assert all(r.seats == (1,) and r.levels == ("win",) for r in second)

@@ -23,7 +23,7 @@ from numba import njit, prange
 from ..errors import InvalidActionError
 from .dist_kernel import _first_best_keeps, _score_rows
 from .kernel import MODE_BANK, MODE_YAHTZEE, expect
-from .solve import Solution, _write_atomically, cache_dir, table_key
+from .solve import Progress, Solution, _write_atomically, cache_dir, table_key
 
 
 @njit(cache=True, nogil=True)
@@ -121,8 +121,9 @@ def _key(solution: Solution) -> str:
     return f"{solution.spec.ruleset.name}-moments-{h.hexdigest()[:16]}"
 
 
-def build(solution: Solution) -> np.ndarray:
-    """E[R²] of every state at a turn's start (float64, shaped as the value table)."""
+def build(solution: Solution, progress: Progress | None = None) -> np.ndarray:
+    """E[R²] of every state at a turn's start (float64, shaped as the value table); each
+    layer done is told to ``progress`` as (cards done, cards in all), as the solver does."""
     spec = solution.spec
     if not covers(solution):
         raise InvalidActionError(f"the score's spread is not computed for {spec.ruleset.name}")
@@ -133,21 +134,29 @@ def build(solution: Solution) -> np.ndarray:
     k = spec.kernel_args
     masks = spec.reachable_masks
     pop = np.array([bin(int(m)).count("1") for m in masks])
+    done, total = 0, int((pop < spec.n_cat).sum())  # the full card has nothing to come
     for filled in range(spec.n_cat - 1, -1, -1):
         layer = masks[pop == filled].astype(np.int64)
+        if progress is not None:
+            progress(done, total)
+        done += len(layer)
         moments_layer(layer, V, W, spec.umax, spec.n_aux, k.score, k.is_upper, k.open_bits, k.cap,
                       k.n, k.child, k.start, k.mode, k.ycat, k.jok, k.five_face,
                       float(k.extra_bonus), k.rolls, k.must_keep_one, k.sub_ptr, k.sub_idx,
                       k.roll_prob)
+    if progress is not None:
+        progress(done, total)
     return W
 
 
-def second_moments(solution: Solution, use_cache: bool = True) -> np.ndarray:
-    """The E[R²] table of ``solution``, from the cache (memory-mapped) or built and kept."""
+def second_moments(solution: Solution, use_cache: bool = True,
+                   progress: Progress | None = None) -> np.ndarray:
+    """The E[R²] table of ``solution``, from the cache (memory-mapped) or built (its layers
+    told to ``progress``) and kept."""
     path = cache_dir() / f"{_key(solution)}.npy"
     if use_cache and path.exists():
         return np.load(path, mmap_mode="r")
-    W = build(solution)
+    W = build(solution, progress)
     if use_cache:
         path.parent.mkdir(parents=True, exist_ok=True)
 
