@@ -154,3 +154,25 @@ def test_a_school_class_behind_one_address_makes_its_rooms(tmp_path: Path) -> No
             code = make_room(c)["code"]
             assert c.get(f"/api/rooms/{code}").status_code == 200
             assert c.post(f"/api/rooms/{code}/join", json={}).status_code == 200
+
+
+def test_a_bucket_remembers_a_bounded_number_of_addresses() -> None:
+    """Many addresses, each counted lately (none full again): the bucket keeps at most ``most``
+    of them, forgetting the one counted longest ago (it starts full again); one counted again
+    is the newest, kept; full ones go first."""
+    bucket = Bucket(3, 0.001, most=4)
+    for i in range(4):
+        bucket.take(f"a{i}", now=float(i))
+    assert list(bucket._held) == ["a0", "a1", "a2", "a3"]
+    bucket.take("a0", now=4.0)  # counted again: the newest now, not forgotten next
+    bucket.take("a4", now=5.0)  # a fifth address: a1, counted longest ago, is forgotten
+    assert list(bucket._held) == ["a2", "a3", "a0", "a4"]
+    assert bucket.wait("a1", 5.0) == 0 and bucket._now("a0", 5.0) < 2  # a1 full again; a0 kept its count
+    for i in range(5, 100):
+        bucket.take(f"a{i}", now=float(i))
+        assert len(bucket._held) <= 4
+    full = Bucket(3, 10.0, most=4)  # refills fast: the full ones go, the newest stay
+    for i in range(4):
+        full.take(f"b{i}", now=float(i))
+    full.take("b4", now=3.05)
+    assert list(full._held) == ["b3", "b4"]

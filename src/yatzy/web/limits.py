@@ -31,7 +31,9 @@ ROOMS_PER_HOUR = 100
 """New rooms (and rematches) per address and hour: a school class of 30 behind one address
 makes its 30 rooms three times over. A rematch is not counted: a finished room has one at most."""
 _PRUNE_AT = 10_000
-"""Addresses a bucket remembers before it forgets those whose bucket is full again."""
+"""Addresses a bucket remembers: past them it forgets those whose bucket is full again, then
+(many addresses all counted lately: a botnet's) those counted longest ago, which start full
+again. So a bucket's memory is bounded (about 2 MB), whatever the number of addresses."""
 
 
 @dataclass
@@ -40,8 +42,10 @@ class Bucket:
 
     capacity: int
     per_second: float
+    most: int = _PRUNE_AT
+    """Keys remembered at most (see :data:`_PRUNE_AT`)."""
     _held: dict[str, tuple[float, float]] = field(default_factory=dict)
-    """key -> (tokens, when counted)."""
+    """key -> (tokens, when counted), the key counted longest ago first."""
 
     def _now(self, key: str, now: float) -> float:
         tokens, at = self._held.get(key, (self.capacity, now))
@@ -54,10 +58,14 @@ class Bucket:
 
     def take(self, key: str, now: float) -> None:
         """Spend one of the key's tokens (down to none: a caller checks :meth:`wait` first)."""
-        if len(self._held) >= _PRUNE_AT:
+        left = max(self._now(key, now) - 1, 0.0)
+        self._held.pop(key, None)
+        if len(self._held) >= self.most:
             self._held = {k: (t, at) for k, (t, at) in self._held.items()
                           if min(self.capacity, t + (now - at) * self.per_second) < self.capacity}
-        self._held[key] = (max(self._now(key, now) - 1, 0.0), now)
+            for old in list(self._held)[:len(self._held) - self.most + 1]:  # still too many
+                del self._held[old]
+        self._held[key] = (left, now)
 
 
 class Limited(Exception):  # noqa: N818 - a refusal, as the routes' Refusal
