@@ -88,14 +88,14 @@ class Preparing:
 Subscriber = Callable[[Event], None]
 
 
-# ---- the session --------------------------------------------------------------------------
-
-
 def _building(report: Callable[[Preparing], None], stage: Preparing,
               estimate: Estimate) -> Callable[[int, int], None]:
     """A build's (done, total) told to ``report`` as ``stage`` with the time left."""
     return lambda done, total: report(replace(stage, done=done, total=total,
                                               seconds_left=estimate.update(done, total)))
+
+
+# ---- the session --------------------------------------------------------------------------
 
 class Session:
     """Runs one game for a front end: whose input is needed, bot moves, events, views, saves.

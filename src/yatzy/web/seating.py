@@ -72,9 +72,7 @@ class Seating:
             free = [i for i, s in enumerate(seats) if not s.is_bot and i not in room.taken]
             if not free:
                 raise Refusal("unauthorized", _("every person's seat of this room is taken"))
-            if not set(free) - kept:
-                raise Refusal("seat_kept", self._kept_message(room))
-            seat = min(set(free) - kept)
+            seat = next((i for i in free if i not in kept), free[0])  # all kept: refused below
         self._persons_seat(room, seat)
         if seat in kept:
             raise Refusal("seat_kept", self._kept_message(room))
