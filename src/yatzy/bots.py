@@ -9,7 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 import numpy as np
 
@@ -302,6 +302,24 @@ def _play_chunk(args: tuple[str, dict[str, object], str, int, int, int]) -> list
     return [play_solo(ruleset, player, seed * 1_000_003 + first + i) for i in range(count)]
 
 
+C = TypeVar("C")
+R = TypeVar("R")
+
+
+def in_chunks(work: Callable[[C], list[R]], chunks: list[C], workers: int, total: int,
+              progress: Callable[[int, int], None] | None = None) -> list[R]:
+    """Every chunk's results, in the chunks' order, from ``workers`` processes (1: here);
+    ``progress`` hears (results so far, ``total``) as chunks finish."""
+    results: list[R] = []
+    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+        parts = pool.map(work, chunks) if pool is not None else map(work, chunks)
+        for part in parts:
+            results.extend(part)
+            if progress is not None:
+                progress(len(results), total)
+    return results
+
+
 def simulate_bot(rules: str, options: dict[str, object], bot: str, games: int,
                  seed: int = 0, workers: int | None = None,
                  progress: Callable[[int, int], None] | None = None) -> Summary:
@@ -314,11 +332,5 @@ def simulate_bot(rules: str, options: dict[str, object], bot: str, games: int,
     size = max(1, min(500, games // 40))
     chunks = [(rules, options, bot, seed, first, min(size, games - first))
               for first in range(0, games, size)]
-    scores: list[int] = []
-    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
-        parts = pool.map(_play_chunk, chunks) if pool is not None else map(_play_chunk, chunks)
-        for part in parts:
-            scores.extend(part)
-            if progress is not None:
-                progress(len(scores), games)
+    scores = in_chunks(_play_chunk, chunks, workers, games, progress)
     return Summary(np.array(scores, dtype=np.int64))

@@ -11,11 +11,9 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass
 
-from .bots import BOTS, Player, bot_spec, make_bot, run
+from .bots import BOTS, Player, bot_spec, in_chunks, make_bot, run
 from .errors import InvalidActionError
 from .game import Game
 from .i18n import _
@@ -154,11 +152,5 @@ def duel(ruleset: Ruleset, bots: Sequence[str], games: int, seed: int = 0,
     rules: Ruleset | tuple[str, dict[str, object]] = (
         ruleset if workers == 1 else (ruleset.name, dict(ruleset.options)))
     chunks = [(rules, names, seed, first, min(size, games - first)) for first in range(0, games, size)]
-    winners: list[list[int]] = []
-    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
-        parts = pool.map(_chunk, chunks) if pool is not None else map(_chunk, chunks)
-        for part in parts:
-            winners.extend(part)
-            if progress is not None:
-                progress(len(winners), games)
+    winners = in_chunks(_chunk, chunks, workers, games, progress)
     return tally(names, winners)
