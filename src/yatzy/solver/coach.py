@@ -21,6 +21,7 @@ from ..i18n import _, ngettext
 from ..rules import Ruleset
 from ..rulesets.yahtzee import YahtzeeRuleset
 from . import kernel, ranking
+from .playout import read_only
 from .solve import Solution
 
 log = logging.getLogger(__name__)
@@ -72,14 +73,7 @@ class Coach:
         self.solution = solution
         self.spec = solution.spec
         self.ids = list(self.spec.ruleset.category_ids)
-        values = np.ascontiguousarray(solution.values)
-        if values.flags.writeable:
-            # read-only like a loaded (memory-mapped) table: Numba compiles its kernels for each
-            # kind of array, 17-26 s a kind on a loaded 2-core machine the first time, so the coach
-            # of a table built in this process shares the compiled code of a loaded one
-            values = values.view()
-            values.flags.writeable = False
-        self._values = values
+        self._values = read_only(solution.values)
         self._tables = ranking.pack(self.spec)
         self._width = int(self._tables[ranking.H_WIDTH])
         self._n_cat = len(self.ids)

@@ -30,6 +30,7 @@ from ..i18n import _
 from ..rules import Ruleset
 from . import dist_kernel
 from .kernel import MODE_BANK, MODE_YAHTZEE
+from .playout import read_only
 from .solve import Solution
 from .spec import SolverSpec
 
@@ -288,7 +289,7 @@ def distribution(solution: Solution, progress: Progress | None = None,
     spec = solution.spec
     p = the_plan or plan(spec)
     cap, bonus_points = spec.bonus[1:]
-    values = np.ascontiguousarray(solution.values)
+    values = read_only(solution.values)
     k = spec.kernel_args
     turn_args = (values, k.score, k.is_upper, k.open_bits, k.cap, k.n, k.child, k.start, k.mode,
                  k.ycat, k.jok, k.five_face, k.extra_bonus, k.rolls, k.bank_cap, k.must_keep_one,

@@ -14,6 +14,17 @@ from numba import njit, prange
 from .kernel import FAST, MODE_BANK, MODE_YAHTZEE, NEG
 
 
+def read_only(values: np.ndarray) -> np.ndarray:
+    """A value table as the kernels should see it: contiguous and read-only, like a loaded
+    (memory-mapped) one. Numba compiles each kernel once per kind of array (17-26 s a kernel on
+    a loaded 2-core machine), so a table built in this process shares a loaded one's code."""
+    values = np.ascontiguousarray(values)
+    if values.flags.writeable:
+        values = values.view()
+        values.flags.writeable = False
+    return values
+
+
 @njit(cache=True, nogil=True)
 def _next_u64(state):  # noqa: ANN001, ANN201
     """splitmix64: returns (new state, output)."""
@@ -101,10 +112,8 @@ def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start
     """
     full0 = start[n]
     NR = score.shape[1]
-    score_rolls(S[0], m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
-                extra_bonus, 0)
-    for j in range(1, left + 1):
-        if mode == MODE_BANK and j <= bank_cap:
+    for j in range(left + 1):  # one call site: a literal 0 would compile a second version
+        if j == 0 or (mode == MODE_BANK and j <= bank_cap):
             score_rolls(S[j], m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok,
                         five_face, extra_bonus, j)
         else:
@@ -163,7 +172,8 @@ def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, start,
     S0 = np.empty((levels + 1, NR), dtype=np.float32)
     EX0 = np.empty((levels + 1, NK), dtype=np.float32)
     Y0 = np.empty(NK, dtype=np.float32)
-    lean_turn(0, 0, 0, rolls - 1, V, score, is_upper, open_bits, cap, n, child, start, mode,
+    zero = np.int64(0)  # typed int64 from the start: literal 0s make Numba compile the callees twice
+    lean_turn(zero, zero, zero, rolls - 1, V, score, is_upper, open_bits, cap, n, child, start, mode,
               ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
               pos_ptr, pos_cat, roll_prob, S0, EX0, Y0)
     block = 512
@@ -174,7 +184,7 @@ def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, start,
         Y = np.empty(NK, dtype=np.float32)
         for g in range(b * block, min(n_games, (b + 1) * block)):
             rng = np.uint64(seed) * np.uint64(1000003) + np.uint64(g) * np.uint64(0x632BE59BD9B4E019)
-            m, a, u, total = 0, 0, 0, 0
+            m, a, u, total = zero, zero, zero, zero
             for turn in range(C):
                 left = rolls - 1 + (a if mode == MODE_BANK else 0)
                 if turn == 0:

@@ -141,7 +141,8 @@ def rank(T, V, m, a, u, left, r, ints, flts):  # noqa: ANN001, ANN201
     S = np.empty((levels + 1, NR), dtype=np.float32)
     EX = np.empty((levels + 1, NK), dtype=np.float32)
     Y = np.empty(NK, dtype=np.float32)
-    return _rank_into(T, V, m, a, u, left, r, S, EX, Y, ints[0], ints[1], flts[0], flts[1], False)
+    fresh = left < 0  # False, typed bool: a literal False would compile _rank_into a second time
+    return _rank_into(T, V, m, a, u, left, r, S, EX, Y, ints[0], ints[1], flts[0], flts[1], fresh)
 
 
 @njit(cache=True, nogil=True)

@@ -39,6 +39,6 @@ class Summary:
 def simulate_optimal(solution: Solution, games: int, seed: int = 0) -> Summary:
     """Final scores of ``games`` solo games of optimal play (both cores)."""
     spec = solution.spec
-    out = playout.simulate(games, seed, np.ascontiguousarray(solution.values), *spec.kernel_args,
+    out = playout.simulate(games, seed, playout.read_only(solution.values), *spec.kernel_args,
                            spec.bonus[2], *spec.sub_lists[2:])
     return Summary(out)

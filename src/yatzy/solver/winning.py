@@ -30,6 +30,7 @@ from ..rulesets.yahtzee import YahtzeeRuleset
 from .endgame import Endgame, solve_endgame, work
 from .kernel import MODE_YAHTZEE
 from .moments import second_moments, turn_moments
+from .playout import read_only
 from .solve import Solution
 
 EXACT_WORK = 20_000
@@ -105,8 +106,8 @@ class WinPlanner:
     def __init__(self, solution: Solution) -> None:
         self.solution = solution
         self.spec = solution.spec
-        self.V = np.ascontiguousarray(solution.values)
-        self.W = np.ascontiguousarray(second_moments(solution))
+        self.V = read_only(solution.values)
+        self.W = read_only(second_moments(solution))
         self.ids = list(self.spec.ruleset.category_ids)
         extra = int(self.spec.yahtzee[3]) * self.spec.n_cat
         self.top = int(self.spec.score.max(axis=1).sum()) + self.spec.bonus[2] + extra + 1
