@@ -65,6 +65,7 @@ def run(clone: Path, *command: str, own_pip: bool = True) -> tuple[list[str], st
 
 
 INSTALL = "install -q --progress-bar off --no-compile -e ."
+"""What playing installs: the project, no module compiled ahead."""
 
 
 def test_a_fresh_clone_installs_with_this_pythons_pip_into_a_venv_made_without_one(clone: Path) -> None:
@@ -85,7 +86,9 @@ def test_without_a_pip_of_its_own_the_venv_gets_one(clone: Path) -> None:
 
 
 def test_a_developers_venv_made_without_pip_gets_its_pip(clone: Path) -> None:
+    """... and every module compiled ahead: the tests start many processes."""
     run(clone, "bash", "scripts/setup")
     calls, _ = run(clone, "bash", "scripts/setup", "dev")
     assert calls == [".venv/bin/python -m pip --version", ".venv/bin/python -m ensurepip --default-pip",
-                     ".venv/bin/python -m pip --version", f".venv/bin/python -m pip {INSTALL}[dev]"]
+                     ".venv/bin/python -m pip --version",
+                     ".venv/bin/python -m pip install -q --progress-bar off --compile -e .[dev]"]
