@@ -46,7 +46,7 @@ class Reason:
     - ``"last_chance"``: the seat's last turn, with ``box`` the only one open: the best move rolls
       on for it.
     - ``"open"``: the box played, ``box``, is one worth keeping open (Chance, Yatzy: any dice
-      fit the one, the other pays most), and the best move leaves it open.
+      fit the one, the other pays most), and the best move fills another box.
     - ``"sure"``: the player rolled on where the best move scores ``box`` for ``count`` points
       (more than 0) at once: sure points against a gamble.
     - ``"rolls_left"``: the player filled a box with ``count`` rolls still to make; the best move
@@ -224,10 +224,10 @@ def reason_for(game: Game, played: Roll | Score, best: Roll | Score) -> Reason |
     rs = game.ruleset
     if isinstance(played, Score):
         box = rs.category(played.category)
-        if box.kind in KEPT_OPEN and not (isinstance(best, Score) and rs.category(best.category) == box):
-            return Reason("open", box.id)
-        if isinstance(best, Roll):
+        if isinstance(best, Roll):  # the box might still be filled this turn: the rolls are why
             return Reason("rolls_left", count=game.rolls_left)
+        if box.kind in KEPT_OPEN and rs.category(best.category).id != box.id:
+            return Reason("open", box.id)
         return None
     if isinstance(best, Score) and (points := game.score_options()[rs.category(best.category).id]) > 0:
         return Reason("sure", rs.category(best.category).id, points)
