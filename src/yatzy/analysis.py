@@ -39,16 +39,33 @@ class AnalysisError(InvalidActionError):
 @dataclass(frozen=True)
 class Reason:
     """Why the coach's best move beat the one played, where the card alone tells it, cheaply and
-    surely (the numbers say how much; this says why, for a player):
+    surely (the numbers say how much; this says why, for a player). The first that holds, in
+    this order:
 
     - ``"bonus"``: the box played put a section bonus out of reach; the best move kept it in reach.
     - ``"last_chance"``: the seat's last turn, with ``box`` the only one open: the best move rolls
       on for it.
+    - ``"open"``: the box played, ``box``, is one worth keeping open (Chance, Yatzy: any dice
+      fit the one, the other pays most), and the best move fills another box.
+    - ``"sure"``: the player rolled on where the best move scores ``box`` for ``count`` points
+      (more than 0) at once: sure points against a gamble.
+    - ``"rolls_left"``: the player filled a box with ``count`` rolls still to make; the best move
+      rolls on.
     """
 
-    kind: Literal["bonus", "last_chance"]
+    kind: Literal["bonus", "last_chance", "open", "sure", "rolls_left"]
     box: str | None = None
-    """``"last_chance"``: the box the last turn fills."""
+    """The box the reason names: the one the last turn fills, the one kept open, the one scored."""
+    count: int | None = None
+    """``"sure"``: the points the best move scores; ``"rolls_left"``: the rolls that were left."""
+
+    def __post_init__(self) -> None:
+        assert (self.box is None) == (self.kind in ("bonus", "rolls_left")), self
+        assert (self.count is None) == (self.kind not in ("sure", "rolls_left")), self
+
+
+KEPT_OPEN = ("chance", "yatzy")
+"""The kinds of box worth keeping open (``Category.kind``): Chance takes any dice, Yatzy pays most."""
 
 
 @dataclass(frozen=True)
@@ -199,11 +216,22 @@ def _decision(coach: Coach, game: Game, index: int, action: Roll | Score) -> Dec
 
 def reason_for(game: Game, played: Roll | Score, best: Roll | Score) -> Reason | None:
     """Why ``best`` beats ``played`` for the player to move in ``game`` (dice on the table), when
-    the card alone says it: the box played loses a bonus the best move keeps in reach, or the
-    last turn rolls on for the one box left. None otherwise."""
+    the card alone says it (the kinds of :class:`Reason`, the first that holds). None otherwise."""
     if _loses_bonus(game, played, best):
         return Reason("bonus")
-    return _last_chance(game, best)
+    if (last := _last_chance(game, best)) is not None:
+        return last
+    rs = game.ruleset
+    if isinstance(played, Score):
+        box = rs.category(played.category)
+        if isinstance(best, Roll):  # the box might still be filled this turn: the rolls are why
+            return Reason("rolls_left", count=game.rolls_left)
+        if box.kind in KEPT_OPEN and rs.category(best.category).id != box.id:
+            return Reason("open", box.id)
+        return None
+    if isinstance(best, Score) and (points := game.score_options()[rs.category(best.category).id]) > 0:
+        return Reason("sure", rs.category(best.category).id, points)
+    return None
 
 
 def ranked_reasons(game: Game, ranked: Sequence[Roll | Score]) -> list[Reason | None]:

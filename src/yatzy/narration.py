@@ -465,11 +465,23 @@ def decision_text(d: Decision, name: str, *, turn: bool = False) -> str:
 
 def reason_text(reason: Reason) -> str:
     """Why the coach's best move was better, in a few words: "it keeps the bonus in reach", "the
-    last chance for Yatzy"."""
+    last chance for Yatzy", "it keeps Chance open", "25 sure points, not a gamble", "2 rolls were
+    still left"."""
     if reason.kind == "bonus":
         return _("it keeps the bonus in reach")
+    if reason.kind == "rolls_left":
+        assert reason.count is not None
+        return ngettext("{n} roll was still left", "{n} rolls were still left", reason.count).format(
+            n=reason.count)
     assert reason.box is not None
-    return _("the last chance for {box}").format(box=category_name(reason.box))
+    box = category_name(reason.box)
+    if reason.kind == "open":
+        return _("it keeps {box} open").format(box=box)
+    if reason.kind == "sure":
+        assert reason.count is not None
+        return ngettext("{n} sure point, not a gamble", "{n} sure points, not a gamble",
+                        reason.count).format(n=reason.count)  # the sentence names the box
+    return _("the last chance for {box}").format(box=box)
 
 
 def analysis_note(a: Analysis) -> str | None:

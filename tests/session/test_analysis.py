@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from helpers.games import play_out
-from yatzy.analysis import AnalysisError, Reason, analyse, ranked_reasons
+from yatzy.analysis import AnalysisError, Decision, Reason, analyse, ranked_reasons, reason_for
 from yatzy.bots import make_bot
 from yatzy.errors import InvalidActionError
 from yatzy.game import Game, Roll, Score
-from yatzy.i18n import language, number
-from yatzy.narration import analysis_note, coach_option_text, decision_move, decision_text
+from yatzy.i18n import LANGUAGES, language, number
+from yatzy.narration import analysis_note, coach_option_text, decision_move, decision_text, reason_text
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.solver.coach import Coach
@@ -107,7 +107,7 @@ def test_each_decision_in_the_words_a_player_uses(coach: Coach) -> None:
         f"Ann scored Twos for 0; Sixes for 18 would have been better: −{number(last.points_lost, 1)}."
     assert decision_text(first, "Ann", turn=True) == (
         f"Turn 1: Ann scored Ones for 1; keeping 6 6 6 6 would have been better: "
-        f"−{number(first.points_lost, 1)}.")
+        f"−{number(first.points_lost, 1)}; 2 rolls were still left.")
     assert decision_text(again, "Ann").startswith("Ann rolled all the dice again; keeping ")
     assert (decision_move(last.played, last.played_points), decision_move(last.best, last.best_points)) == \
         ("Twos for 0", "Sixes for 18")
@@ -159,7 +159,7 @@ def test_a_move_that_loses_the_bonus_is_told_why_the_best_was_better(coach: Coac
     with language("fi"):
         assert decision_text(lost, "Ann").endswith("; se pitää bonuksen saavutettavissa.")
     kept = analyse(kids_turns(*LOW, ((6, 6, 6, 5, 5), "fives")), coach=coach).seat(0).decisions[-1]
-    assert kept.reason is None and "bonus" not in decision_text(kept, "Ann")  # 40 + 30 ≥ 63
+    assert kept.reason != Reason("bonus") and "bonus" not in decision_text(kept, "Ann")  # 40 + 30 ≥ 63
 
 
 def test_the_last_turn_rolling_on_for_the_one_box_left_is_the_last_chance(coach: Coach) -> None:
@@ -174,8 +174,9 @@ def test_the_last_turn_rolling_on_for_the_one_box_left_is_the_last_chance(coach:
     with language("ru"):
         assert decision_text(d, "Ann").endswith("; последний шанс для «Шестёрки».")
     earlier = analyse(kids_turns(*zeros, ((1, 2, 3, 4, 6), "sixes")), coach=coach).seat(0).decisions[-1]
-    assert earlier.played == Score("sixes") and earlier.points_lost > 0 and earlier.reason is None
-    assert decision_text(earlier, "Ann").endswith(f"−{number(earlier.points_lost, 1)}.")
+    assert earlier.played == Score("sixes") and earlier.points_lost > 0 and isinstance(earlier.best, Roll)
+    assert earlier.reason == Reason("rolls_left", count=2)  # not the last chance: Fives is open
+    assert "last chance" not in decision_text(earlier, "Ann")
 
 
 def test_the_coachs_moves_say_what_the_card_tells_of_each(coach: Coach) -> None:
@@ -201,3 +202,105 @@ def test_the_coachs_moves_say_what_the_card_tells_of_each(coach: Coach) -> None:
         ranked = [o.action for o in coach.options(coach.position_of(game), with_odds=False)]
         assert ranked_reasons(game, ranked)[0] == (Reason("last_chance", "sixes") if last else None)
         assert not any(ranked_reasons(game, ranked)[1:])  # the bonus was out of reach all along
+
+
+def yatzy_roll(*throws: tuple[int, ...], rules: str = "yatzy") -> Game:
+    """Ann's first turn of a Scandinavian (or another) game, each throw rolled with nothing kept
+    (no table needed: the reasons read the card and the dice)."""
+    game = Game(rules, ["Ann"], seed=1)
+    for dice in throws:
+        game.play(Roll((), dice))
+    return game
+
+
+def test_a_box_worth_keeping_open_is_the_reason_when_the_best_move_keeps_it() -> None:
+    """Chance or Yatzy filled where the best move fills another box: "it keeps Chance open". Not
+    for another box, nor when the best fills the same box, nor when it rolls on (then Chance may
+    still be filled this turn: the rolls left are the reason)."""
+    game = yatzy_roll((1, 2, 3, 4, 6))
+    assert reason_for(game, Score("chance"), Score("ones")) == Reason("open", "chance")
+    assert reason_for(game, Score("yatzy"), Score("ones")) == Reason("open", "yatzy")
+    # rolling on, Chance might still be filled this turn (in forced order it must be): the rolls left
+    assert reason_for(game, Score("chance"), Roll((1, 2, 3, 4))) == Reason("rolls_left", count=2)
+    assert reason_for(game, Score("twos"), Score("ones")) is None
+    assert reason_for(game, Score("chance"), Score("chance")) is None
+    yahtzee = yatzy_roll((1, 2, 3, 4, 6), rules="yahtzee")  # the box's kind, not its id
+    assert reason_for(yahtzee, Score("yahtzee"), Score("ones")) == Reason("open", "yahtzee")
+
+
+def test_sure_points_are_the_reason_when_the_player_rolled_on() -> None:
+    """Rolling on where the best scores a box for points now: "28 sure points"; not when the best
+    box scores 0, nor when the best rolls too, nor when the player scored."""
+    game = yatzy_roll((5, 5, 5, 6, 6))
+    assert reason_for(game, Roll((5, 5, 5)), Score("full_house")) == Reason("sure", "full_house", 27)
+    assert reason_for(game, Roll((5, 5, 5)), Score("yatzy")) is None  # 0 points: nothing sure
+    assert reason_for(game, Roll((5, 5, 5)), Roll((6, 6))) is None
+    assert reason_for(game, Score("fives"), Score("full_house")) is None
+
+
+@pytest.mark.parametrize(("throws", "left"), [(((1, 2, 3, 4, 6),), 2), (((1, 2, 3, 4, 6),) * 2, 1)])
+def test_rolls_left_are_the_reason_when_the_player_stopped_early(throws: tuple[tuple[int, ...], ...],
+                                                                 left: int) -> None:
+    """A box filled with rolls still to make where the best rolls on: the rolls left, counted
+    (2 after one throw, 1 after two). Not when the best fills a box too."""
+    game = yatzy_roll(*throws)
+    assert reason_for(game, Score("ones"), Roll((1,))) == Reason("rolls_left", count=left)
+    assert reason_for(game, Score("ones"), Score("twos")) is None
+
+
+def test_the_bonus_comes_before_the_rolls_left() -> None:
+    """Sixes for 6 after four upper boxes at 0 puts the bonus out of reach; rolling on keeps it:
+    the bonus is said, not the rolls left."""
+    game = Game("yatzy", ["Ann"], seed=1)
+    for box in ("ones", "twos", "threes"):
+        game.play(Roll((), (6, 6, 5, 5, 4)))
+        game.play(Score(box))
+    game.play(Roll((), (1, 2, 3, 4, 6)))
+    assert reason_for(game, Score("sixes"), Roll((6,))) == Reason("bonus")
+    assert reason_for(game, Score("one_pair"), Roll((6,))) == Reason("rolls_left", count=2)
+
+
+def decision(best: Roll | Score, reason: Reason | None, lost: float = 2.04) -> Decision:
+    return Decision(index=0, seat=0, turn=3, dice=(5, 5, 5, 6, 6), rolls_left=2, played=Roll((5, 5, 5)),
+                    best=best, points_lost=lost, best_points=27 if isinstance(best, Score) else None,
+                    reason=reason)
+
+
+REASONS = [Reason("bonus"), Reason("last_chance", "sixes"), Reason("open", "chance"),
+           Reason("sure", "full_house", 1), Reason("sure", "full_house", 2), Reason("sure", "full_house", 5),
+           Reason("sure", "full_house", 21), Reason("rolls_left", count=1), Reason("rolls_left", count=2)]
+
+
+def test_each_reason_in_a_players_words_after_the_cost() -> None:
+    sure = decision(Score("full_house"), Reason("sure", "full_house", 27))
+    assert decision_text(sure, "Ann") == ("Ann kept 5 5 5 and rolled again; Full House for 27 would have "
+                                          "been better: −2.0; 27 sure points, not a gamble.")
+    assert decision_text(decision(Score("full_house"), None), "Ann").endswith("better: −2.0.")
+    # a loss that rounds to nothing is the coach's best move, with no reason
+    assert decision_text(decision(Score("full_house"), sure.reason, lost=0.04), "Ann") == \
+        "Ann kept 5 5 5 and rolled again: the coach's best move."
+    assert [reason_text(r) for r in REASONS] == [
+        "it keeps the bonus in reach", "the last chance for Sixes", "it keeps Chance open",
+        "1 sure point, not a gamble", "2 sure points, not a gamble", "5 sure points, not a gamble",
+        "21 sure points, not a gamble", "1 roll was still left", "2 rolls were still left"]
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_each_reason_in_every_language(lang: str) -> None:
+    english = [reason_text(r) for r in REASONS]
+    with language(lang):
+        words = [reason_text(r) for r in REASONS]
+    for reason, said, en in zip(REASONS, words, english, strict=True):
+        assert "{" not in said and said != en, (lang, reason)
+        if reason.count is not None:
+            assert str(reason.count) in said, (lang, reason)
+
+
+@pytest.mark.parametrize(("lang", "forms"), [
+    ("fi", ["1 varma piste", "2 varmaa pistettä", "5 varmaa pistettä", "21 varmaa pistettä"]),
+    ("ru", ["1 верное очко", "2 верных очка", "5 верных очков", "21 верное очко"]),
+])
+def test_the_sure_points_take_the_plural_of_their_count(lang: str, forms: list[str]) -> None:
+    with language(lang):
+        said = [reason_text(Reason("sure", "chance", n)) for n in (1, 2, 5, 21)]
+    assert [s.split(",")[0] for s in said] == forms

@@ -62,7 +62,9 @@ def words(widget: Static) -> str:
 async def test_the_hints_beside_three_cards_are_never_cut(lang: str) -> None:
     """At 80x24 beside three cards the side panel has some 22 columns: the turn, the hint under
     the dice and the bonus wrap onto as many lines as they need, the dice stay whole, and no scroll
-    bar comes in; on a person's turn and while a bot waits to move."""
+    bar comes in, nor one that would hide the card's "now" column (Danish and Norwegian "mangler
+    63" widened each player's column, Russian's box names the first one); on a person's turn and
+    while a bot waits to move."""
     seats = [Seat("Annikki"), Seat("Greedy", "bot", "greedy"), Seat("Bo")]
     app = YatzyApp(Game("yatzy", seats, seed=3), lang=lang, pace=30)
     async with app.run_test(size=SMALL) as pilot:
@@ -75,6 +77,8 @@ async def test_the_hints_beside_three_cards_are_never_cut(lang: str) -> None:
                 assert shown and drawn(app, selector) == shown, (selector, "\n".join(rows(app)))
             side = screen.query_one("#side")
             assert not side.show_vertical_scrollbar, "\n".join(rows(app))
+            card = screen.query_one(ScoreCard)
+            assert not card.show_horizontal_scrollbar, "\n".join(rows(app))  # the "now" column whole
             for die in screen.query(Die):
                 assert side.region.contains_region(die.region), "\n".join(rows(app))
 

@@ -59,6 +59,7 @@ console.log(JSON.stringify(JSON.parse(COUNTS).map((n) => t("games_shown", { n })
 @pytest.mark.parametrize(("lang", "want"), [
     ("en", ["1 game shown.", "2 games shown.", "5 games shown.", "21 games shown.", "Seat 2"]),
     ("ru", ["Показана 1 игра.", "Показаны 2 игры.", "Показано 5 игр.", "Показана 21 игра.", "Место 2"]),
+    ("fi", ["1 peli näytetty.", "2 peliä näytetty.", "5 peliä näytetty.", "21 peliä näytetty.", "Paikka 2"]),
 ])
 def test_the_page_picks_the_form_for_its_count(tmp_path: Path, lang: str, want: list[str]) -> None:
     script = tmp_path / "page.mjs"
