@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -145,6 +146,25 @@ def test_bonus_pace_maxi_is_four_of_each_and_strict_bonuses_need_one_more() -> N
     assert (done.points, done.needed) == (50, 0)
     short = progress("dozzy", {**{f"n{k}": 2 * k for k in range(7, 12)}, "n12": 23}, bonus=1)
     assert (short.points, short.needed, short.reachable) == (0, 1, False)
+
+
+def test_bonus_pace_is_the_exact_par_rounded_once() -> None:
+    """The pace is worked out in integers (a Fraction cost a tenth of every view): for random
+    cards of every ruleset with bonuses it is the exact rational pace rounded once."""
+    rng = random.Random(7)
+    checked = 0
+    for name in RULESETS:
+        rs = get_ruleset(name)
+        for bonus in rs.bonuses:
+            maxima = {c: rs.by_id[c].max for c in bonus.categories}
+            for _ in range(200):
+                points = {c: rng.randint(0, m) for c, m in maxima.items() if rng.random() < 0.6}
+                target = bonus.threshold + int(bonus.strict)
+                par = Fraction(target * sum(maxima[c] for c in points), sum(maxima.values()))
+                got = bonus_progress(rs, bonus, points).pace
+                assert got == float(sum(points.values()) - par), (name, bonus.id, points)
+                checked += 1
+    assert checked >= 600  # yatzy, maxi, dozzy's two, ...
 
 
 def test_the_view_carries_each_players_bonus_and_yahtzee_bonus() -> None:
