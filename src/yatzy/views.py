@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from .bots import level_name
@@ -24,7 +24,7 @@ from .names import category_name, label
 from .rules import ALL_TILES, Bonus, Card, Ruleset
 
 __all__ = ["BoardView", "BonusView", "BoxView", "GameView", "MoveView", "OutcomeView", "PlayerView",
-           "ScoreOption", "StandingView", "and_list", "bonus_progress",
+           "ScoreOption", "StandingView", "and_list", "as_seen_by", "bonus_progress",
            "game_view", "last_move", "outcome_view", "plain"]
 
 
@@ -342,3 +342,16 @@ def _game_view(game: Game, viewer: int | None, lang: str, seq: int) -> GameView:
         legal_actions=tuple(str(a) for a in game.legal_actions()) if acting else (),
         score_options=_score_options(game) if acting else (),
     )
+
+
+def as_seen_by(table: GameView, viewer: int | None) -> GameView:
+    """The table's view (``game_view(game, None, ...)``) as ``viewer`` sees it: equal to
+    ``game_view(game, viewer, ...)``, made in microseconds instead of a view's whole making
+    (every seat of a room shares one). Only the viewer and the moves differ between views:
+    the moves go to the seat whose turn it is (the table's view has them when a person is to
+    play), every other seat gets none."""
+    if viewer is None:
+        return table
+    if viewer == table.current:
+        return replace(table, viewer=viewer)
+    return replace(table, viewer=viewer, legal_actions=(), score_options=())
