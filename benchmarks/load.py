@@ -177,8 +177,11 @@ def serve(db: str, port: int, pubsub: str | None) -> None:
     limits lifted: every client here comes from 127.0.0.1. No limit to speak of on the
     WebSockets per address (``--connections-per-address``), a message rate no client here
     reaches, no limit on lookups and new rooms."""
+    from yatzy.solver.coach import warm_up
     from yatzy.web.app import create_app, run_server
     from yatzy.web.limits import Limits
+
+    warm_up()  # the coach's kernels compiled (or loaded) before the games: not counted as their CPU
 
     started = [0.0]
     pauses: list[tuple[float, int]] = []

@@ -18,6 +18,7 @@ game, the coach, the CLI and the web protocol all use this one notation.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .dice import Dice, parse
 from .errors import InvalidActionError
@@ -97,14 +98,20 @@ class Roll:
         return cls(parse("".join(args)), result)
 
     def __str__(self) -> str:
-        move = "k " + "".join(map(str, self.keep)) if self.keep else "r"
-        return move if self.result is None else f"{move} = {''.join(map(str, self.result))}"
+        return _roll_text(self.keep, self.result)
 
     def describe(self) -> str:
         """The move in words, in the current language: "keep 3 3 5", "roll every die"."""
         if not self.keep:
             return _("roll every die")
         return _("keep {dice}").format(dice=" ".join(map(str, self.keep)))
+
+
+@cache
+def _roll_text(keep: Dice, result: Dice | None) -> str:
+    """A roll in the notation, written once per keep and result (every view lists the keeps)."""
+    move = "k " + "".join(map(str, keep)) if keep else "r"
+    return move if result is None else f"{move} = {''.join(map(str, result))}"
 
 
 @dataclass(frozen=True)

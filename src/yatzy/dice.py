@@ -91,11 +91,15 @@ def is_submultiset(small: Iterable[int], big: Iterable[int]) -> bool:
 
 def sub_multisets(dice: Dice) -> list[Dice]:
     """Every distinct keep that can be taken from a roll, from keeping none to keeping all."""
-    c = counts(dice)
-    out: list[Dice] = []
-    for pick in itertools.product(*(range(k + 1) for k in c)):
-        out.append(tuple(f for f, k in zip(FACES, pick, strict=True) for _ in range(k)))
-    return out
+    return list(_keeps(counts(dice)))
+
+
+@cache
+def _keeps(c: Counts) -> tuple[Dice, ...]:
+    """:func:`sub_multisets` of the roll with these face counts, made once per roll (a few
+    hundred rolls at most: every move's legal actions list them)."""
+    return tuple(tuple(f for f, k in zip(FACES, pick, strict=True) for _ in range(k))
+                 for pick in itertools.product(*(range(k + 1) for k in c)))
 
 
 def plural(n: int, one: str, many: str) -> str:

@@ -449,9 +449,23 @@ class Game:
         :raises IllegalActionError: an action breaks the rules at its point in the log.
         """
         game = cls(ruleset, players, seed, roll_off=roll_off, first=first, dice_from=dice_from)
-        for number, action in enumerate(log, 1):
-            if isinstance(action, Roll) and action.result is not None and dice_from == "server":
-                drawn = tuple(sorted(game._rng.randint(1, 6) for _ in action.result))
+        game.follow(log, check_dice=check_dice, where=where)
+        return game
+
+    def follow(self, log: Iterable[Action], *, check_dice: bool = False,
+               where: Callable[[int], str] | None = None) -> None:
+        """Apply logged actions (each roll with its dice) after those the game has, as
+        :meth:`replay` does: the RNG is advanced past every logged roll, and with
+        ``check_dice`` each must be the dice the seed gives. Actions are numbered on from the
+        game's log in the errors. On an error the game keeps the actions applied before it.
+
+        :raises InvalidActionError: an action is malformed, or (``check_dice``) a roll does
+            not follow from the seed.
+        :raises IllegalActionError: an action breaks the rules at its point in the log.
+        """
+        for number, action in enumerate(log, len(self.log) + 1):
+            if isinstance(action, Roll) and action.result is not None and self.dice_from == "server":
+                drawn = tuple(sorted(self._rng.randint(1, 6) for _ in action.result))
                 if check_dice and drawn != tuple(sorted(action.result)):
                     raise InvalidActionError(
                         _("action {number} (a roll) shows {dice}, but this game's seed rolls {drawn}: "
@@ -459,11 +473,10 @@ class Game:
                             number=number, dice=show_dice(sorted(action.result)), drawn=show_dice(drawn))
                     )
             try:
-                game.apply(action)
+                self.apply(action)
             except YatzyError as e:
                 text = where(number) if where is not None else _("action {number} of the saved game: {error}")
                 raise type(e)(text.format(number=number, error=e)) from None
-        return game
 
     def to_dict(self) -> dict[str, Any]:
         """The save file: ruleset, seats, seed and the action log (a local save keeps the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .i18n import LANGUAGES, N_, _, check_language, language
+from .i18n import LANGUAGES, N_, _, check_language, current_language, language
 
 __all__ = ["LABELS", "LANGUAGES", "category_name", "check_language", "box_label", "label",
            "name_boxes"]
@@ -18,6 +18,8 @@ __all__ = ["LABELS", "LANGUAGES", "category_name", "check_language", "box_label"
 _BOX_NAMES: dict[str, tuple[str, int | None]] = {}
 """Each registered box id's English name and the number its ``{n}`` stands for (DOZZY's
 sum rows read "{n} (pair sums)"), as the registered rulesets name them."""
+_NAMED: dict[tuple[str, str], str] = {}
+"""Box names already looked up: (id, language) -> name (every view names every box)."""
 
 LABELS: dict[str, str] = {
     "bonus": N_("Bonus"), "total": N_("Total"), "category": N_("Box"), "max": N_("Max"),
@@ -31,6 +33,7 @@ def name_boxes(names: Mapping[str, tuple[str, int | None]]) -> None:
     this with every registered ruleset's boxes)."""
     _BOX_NAMES.clear()
     _BOX_NAMES.update(names)
+    _NAMED.clear()
 
 
 def category_name(category_id: str, lang: str | None = None) -> str:
@@ -38,10 +41,14 @@ def category_name(category_id: str, lang: str | None = None) -> str:
     if lang is not None:
         with language(lang):
             return category_name(category_id)
-    if category_id not in _BOX_NAMES:
-        return category_id
-    name, n = _BOX_NAMES[category_id]
-    return _(name) if n is None else _(name).format(n=n)
+    key = (category_id, current_language())
+    named = _NAMED.get(key)
+    if named is None:
+        if category_id not in _BOX_NAMES:
+            return category_id
+        name, n = _BOX_NAMES[category_id]
+        named = _NAMED[key] = _(name) if n is None else _(name).format(n=n)
+    return named
 
 
 def box_label(number: int, name: str) -> str:

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, is_dataclass
-from fractions import Fraction
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from .bots import level_name
@@ -25,7 +24,7 @@ from .names import category_name, label
 from .rules import ALL_TILES, Bonus, Card, Ruleset
 
 __all__ = ["BoardView", "BonusView", "BoxView", "GameView", "MoveView", "OutcomeView", "PlayerView",
-           "ScoreOption", "StandingView", "and_list", "bonus_progress",
+           "ScoreOption", "StandingView", "and_list", "as_seen_by", "bonus_progress",
            "game_view", "last_move", "outcome_view", "plain"]
 
 
@@ -233,14 +232,17 @@ def bonus_progress(ruleset: Ruleset, bonus: Bonus, card: Card, lang: str = "en")
     subtotal = sum(card.get(c, 0) for c in bonus.categories)
     maxima = {c: ruleset.by_id[c].max for c in bonus.categories}
     earned = bonus.earned(card)
-    par = Fraction(target * sum(m for c, m in maxima.items() if c in card), sum(maxima.values()))
+    whole = sum(maxima.values())
+    # the pace, subtotal - target * (the filled boxes' maxima / all maxima), in integers: one
+    # rounding, as a Fraction's (which cost a tenth of a view)
+    ahead = subtotal * whole - target * sum(m for c, m in maxima.items() if c in card)
     return BonusView(
         id=bonus.id, name=label("bonus", lang),
         boxes=tuple(ruleset.category_ids.index(c) + 1 for c in bonus.categories),
         threshold=bonus.threshold, strict=bonus.strict, worth=bonus.points,
         points=bonus.points if earned else 0, subtotal=subtotal,
         needed=0 if earned else target - subtotal, reachable=ruleset.bonus_reachable(bonus, card),
-        pace=float(subtotal - par),
+        pace=ahead / whole,
     )
 
 
@@ -340,3 +342,16 @@ def _game_view(game: Game, viewer: int | None, lang: str, seq: int) -> GameView:
         legal_actions=tuple(str(a) for a in game.legal_actions()) if acting else (),
         score_options=_score_options(game) if acting else (),
     )
+
+
+def as_seen_by(table: GameView, viewer: int | None) -> GameView:
+    """The table's view (``game_view(game, None, ...)``) as ``viewer`` sees it: equal to
+    ``game_view(game, viewer, ...)``, made in microseconds instead of a view's whole making
+    (every seat of a room shares one). Only the viewer and the moves differ between views:
+    the moves go to the seat whose turn it is (the table's view has them when a person is to
+    play), every other seat gets none."""
+    if viewer is None:
+        return table
+    if viewer == table.current:
+        return replace(table, viewer=viewer)
+    return replace(table, viewer=viewer, legal_actions=(), score_options=())

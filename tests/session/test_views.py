@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
+from helpers.games import play_out
 from yatzy.errors import InvalidActionError
 from yatzy.events import Event
 from yatzy.game import Game
@@ -17,7 +19,7 @@ from yatzy.names import LANGUAGES, box_label
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.session import Session
-from yatzy.views import BonusView, GameView, and_list, bonus_progress, game_view
+from yatzy.views import BonusView, GameView, and_list, as_seen_by, bonus_progress, game_view
 
 RULESETS = ("yatzy", "forced", "maxi", "osto", "kids", "yahtzee", "dozzy")
 SEEDS = {name: 7_359_184_620_517_394_286 - 1_000_003 * i for i, name in enumerate(RULESETS)}
@@ -48,6 +50,7 @@ def check_view(view: GameView, game: Game) -> str:
     check_secret_free(text, game)
     assert json.loads(text) == view.to_dict()
     assert game_view(game, view.viewer, view.lang, view.seq).to_json() == text  # stable: same game, same JSON
+    assert as_seen_by(game_view(game, None, view.lang, view.seq), view.viewer) == view  # as a room makes it
     return text
 
 
@@ -145,6 +148,42 @@ def test_bonus_pace_maxi_is_four_of_each_and_strict_bonuses_need_one_more() -> N
     assert (done.points, done.needed) == (50, 0)
     short = progress("dozzy", {**{f"n{k}": 2 * k for k in range(7, 12)}, "n12": 23}, bonus=1)
     assert (short.points, short.needed, short.reachable) == (0, 1, False)
+
+
+@pytest.mark.parametrize(("rules", "steps"), [("yatzy", None), ("dozzy", 40)])
+def test_the_tables_view_as_each_seat_sees_it_is_that_seats_view(rules: str, steps: int | None) -> None:
+    """A room makes one view a move and gives each seat its own from it (as_seen_by): at every
+    step of a game of three (two people, a bot; DOZZY's first 40 actions), each seat's and the
+    table's are the views game_view makes for them (the moves only for the seat whose turn it is)."""
+    bot = "dozzy" if rules == "dozzy" else "greedy"
+    game = Game(rules, [Seat("Ann"), Seat("Bo"), Seat.bot(bot, "Cy")], seed=SEEDS[rules])
+    while not game.is_over and (steps is None or len(game.log) < steps):
+        table = game_view(game, None, "fi", 3)
+        for viewer in (None, 0, 1, 2):
+            assert as_seen_by(table, viewer) == game_view(game, viewer, "fi", 3), (viewer, game.log[-3:])
+        moving = [v for v in (0, 1, 2) if as_seen_by(table, v).legal_actions]
+        assert moving == ([] if game.seats[game.state.current].is_bot else [game.state.current])
+        play_out(game, actions=1)
+    assert len(game.log) >= 40 and as_seen_by(game_view(game), 1) == game_view(game, 1)
+
+
+def test_bonus_pace_is_the_exact_par_rounded_once() -> None:
+    """The pace is worked out in integers (a Fraction cost a tenth of every view): for random
+    cards of every ruleset with bonuses it is the exact rational pace rounded once."""
+    rng = random.Random(7)
+    checked = 0
+    for name in RULESETS:
+        rs = get_ruleset(name)
+        for bonus in rs.bonuses:
+            maxima = {c: rs.by_id[c].max for c in bonus.categories}
+            for _ in range(200):
+                points = {c: rng.randint(0, m) for c, m in maxima.items() if rng.random() < 0.6}
+                target = bonus.threshold + int(bonus.strict)
+                par = Fraction(target * sum(maxima[c] for c in points), sum(maxima.values()))
+                got = bonus_progress(rs, bonus, points).pace
+                assert got == float(sum(points.values()) - par), (name, bonus.id, points)
+                checked += 1
+    assert checked >= 600  # yatzy, maxi, dozzy's two, ...
 
 
 def test_the_view_carries_each_players_bonus_and_yahtzee_bonus() -> None:

@@ -1,11 +1,14 @@
 """Catching up with the other server processes: a room's messages from the pub/sub, and the
 database read again where they are missing.
 
-Every accepted action is published on the room's channel (``room:CODE``) with its events and
-the versions before and after it. A process that holds the room and sees a version newer
-than its own loads the room back from the database and wakes its clients, each of whom gets
-their own view (and the events, when they follow on from what the process had; if they
-never come, a full state after :data:`GAP_WAIT` seconds). Presence messages go to the room's
+Every accepted action is published on the room's channel (``room:CODE``) with its events, the
+versions before and after it and the actions appended to the game's log. A process that holds
+the room and sees a version newer than its own applies those actions to its game when they
+follow on from its version (:meth:`Relay.follow`: no database read), and otherwise (it missed
+a message, or a scorekeeper room's log was written anew) loads the room back from the
+database; then it wakes its clients, each of whom gets their own view (and the events, when
+they follow on from what the process had; if they never come, a full state after
+:data:`GAP_WAIT` seconds). Presence messages go to the room's
 crowd (:mod:`yatzy.web.presence`); a taken or freed seat or a stand-in bot makes the others read
 those from the database again, and every seat's connection there check its token again. When
 the pub/sub comes back after being cut off (Redis restarted), the messages published meanwhile
@@ -19,6 +22,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from ..errors import YatzyError
+from ..saves import action_from_dict
 from ..session import Session
 from ..storage import StorageError
 from ..storage.rooms import RoomStore
@@ -50,8 +55,38 @@ class Relay:
         room.saved, room.logged = record.saved, len(record.game.log)
         room.accepted.update(record.accepted)
         room.stand_in_bots.clear()
-        if room.buffered > record.version:  # never happens unless the database lost actions
-            room.buffer, room.buffer_from, room.buffered = [], record.version, record.version
+        self._events_on_the_way(room)
+
+    def follow(self, room: Room, message: dict[str, Any]) -> bool:
+        """Bring the room to a game message's version by applying the actions it carries
+        (each roll with its dice, checked against the seed), as the process that accepted them
+        did; False (the caller loads the room again) if they do not follow on from this
+        process's version or the game refuses one. What it costs is a move, not a load: a
+        room's game read back from the database and replayed whole on every action of another
+        process tripled the servers' CPU per action when a room's clients were spread over
+        two processes."""
+        actions, before = message.get("actions"), message.get("before")
+        version = message.get("version")
+        if not isinstance(actions, list) or not actions or before != room.version \
+                or version != room.version + len(actions):
+            return False
+        try:
+            room.game.follow([action_from_dict(a) for a in actions], check_dice=not room.keeper)
+        except (YatzyError, KeyError, TypeError, ValueError) as e:
+            log.warning("room %s: another process's actions did not follow on (%s); loading it again",
+                        room.code, e)
+            return False
+        room.logged = len(room.game.log)
+        if message.get("action_id") is not None:
+            room.accepted[str(message["action_id"])] = (message.get("seat"), room.version)
+        self._events_on_the_way(room)
+        return True
+
+    def _events_on_the_way(self, room: Room) -> None:
+        """After the room moved on to another process's version: keep the events it has as long
+        as they still fit, and give up waiting for the rest after :data:`GAP_WAIT` seconds."""
+        if room.buffered > room.version:  # never happens unless the database lost actions
+            room.buffer, room.buffer_from, room.buffered = [], room.version, room.version
         if room.buffered < room.version:
             # another process's actions: their events are on the way (until they are in, clients
             # are not caught up); if they never come, the clients get a full state
@@ -77,7 +112,7 @@ class Relay:
         version = int(message.get("version", 0))
         if version > room.version or room.buffered < version:
             async with room.lock:
-                if version > room.version:
+                if version > room.version and not self.follow(room, message):
                     await self.reload(room)
                 before = int(message.get("before", -1))
                 if room.buffered < version <= room.version and before >= room.buffered:

@@ -20,7 +20,7 @@ from ..i18n import language
 from ..narration import preparing_text
 from ..session import Preparing, Session
 from ..storage.rooms import Role, RoomRecord
-from ..views import GameView, game_view
+from ..views import GameView, as_seen_by, game_view
 from .presence import Crowd
 from .protocol import BotsPreparing, ErrorCode, Presence, SeatPresence
 
@@ -222,8 +222,8 @@ class Room:
         return self.memo(("view", self.viewer(grant), lang), lambda: self._view(grant, lang))  # type: ignore[no-any-return]
 
     def _view(self, grant: Grant, lang: str) -> GameView:
-        viewer = grant.seat if grant.role == "seat" else None
-        view = game_view(self.game, viewer, lang, self.session.seq)
+        table = self.memo(("table view", lang), lambda: game_view(self.game, None, lang, self.session.seq))
+        view = as_seen_by(table, grant.seat if grant.role == "seat" else None)  # one making for every seat
         if grant.role == "spectator" or (not self.over and self.game.state.current in self.stand_ins):
             view = replace(view, legal_actions=(), score_options=())
         return view

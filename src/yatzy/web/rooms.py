@@ -44,6 +44,7 @@ from ..errors import IllegalActionError, InvalidActionError, YatzyError
 from ..events import Event
 from ..game import Game
 from ..i18n import _, language
+from ..saves import action_to_dict
 from ..scorekeeping import correction, rounds
 from ..session import Session
 from ..storage import Database, StorageError
@@ -277,12 +278,12 @@ class Rooms:
                     raise Refusal("illegal_action", str(e)) from None
                 finally:
                     room.session.lang = room.settings.lang
-                batch = await self._commit(room, before, events, msg.id, seat)
-                if batch is None:  # another process had accepted it: the room is loaded again
+                news = await self._commit(room, before, events, msg.id, seat)
+                if news is None:  # another process had accepted it: the room is loaded again
                     self._duplicate(room, grant, msg.id, on_accepted)
                     return
                 on_accepted(Ack(id=msg.id, version=room.version))
-        await self._publish(room, before, batch)
+        await self._publish(room, news)
         self.bots.ensure(room)
 
     @staticmethod
@@ -368,12 +369,12 @@ class Rooms:
                     raise Refusal("illegal_action", str(e)) from None
                 finally:
                     room.session.lang = room.settings.lang
-                batch = await self._commit(room, before, events, msg.id, owner, rewrite=True)
-                if batch is None:  # another process had accepted it: the room is loaded again
+                news = await self._commit(room, before, events, msg.id, owner, rewrite=True)
+                if news is None:  # another process had accepted it: the room is loaded again
                     self._duplicate(room, grant, msg.id, on_accepted)
                     return
                 on_accepted(Ack(id=msg.id, version=room.version))
-        await self._publish(room, before, batch)
+        await self._publish(room, news)
 
     @staticmethod
     def _check_version(room: Room, seen: int) -> None:
@@ -402,10 +403,14 @@ class Rooms:
         return seat
 
     async def _commit(self, room: Room, before: int, events: list[Event], client_action_id: str | None,
-                      seat: int | None, rewrite: bool = False) -> list[dict[str, Any]] | None:
+                      seat: int | None, rewrite: bool = False) -> dict[str, Any] | None:
         """Commit the room's game after an action (under the room's lock); on failure reload
-        the room from the database and refuse (a full state follows). None: another process
-        had accepted this very client action id (a retry): nothing committed, the room loaded
+        the room from the database and refuse (a full state follows). The message the room's
+        channel gets (:meth:`_publish`): the versions before and after, the events and, unless
+        the log was written anew, the actions appended (each roll with its dice), the client
+        action id and the seat, with which the other processes holding the room follow on
+        without reading the database (:meth:`.Relay.follow`). None: another process had
+        accepted this very client action id (a retry): nothing committed, the room loaded
         again."""
         try:
             await self.commits.run(room.id, lambda s: self.store.commit_action(
@@ -420,6 +425,10 @@ class Rooms:
             await self.relay.reload(room)
             raise Refusal("storage", _("the game could not be saved, so the move was not made: {error}")
                           .format(error=e), resync=True) from None
+        news: dict[str, Any] = {"kind": "game", "room": room.code, "before": before}
+        if not rewrite:
+            news.update(actions=[action_to_dict(a) for a in room.game.log[room.logged:]],
+                        action_id=client_action_id, seat=seat)
         room.logged = len(room.game.log)
         if rewrite:  # keeper: the whole save was written with it
             room.saved = room.logged
@@ -429,7 +438,7 @@ class Rooms:
         room.remember(batch, before)
         if client_action_id is not None:
             room.accepted[client_action_id] = (seat, room.version)
-        return batch
+        return {**news, "version": room.version, "events": batch}
 
     def save_later(self, room: Room) -> None:
         """Write the finished game's whole save once its last action is acknowledged (a task
@@ -457,9 +466,8 @@ class Rooms:
             if game_id in (None, room.game_id) and room.saving is not None and not room.saving.done():
                 await asyncio.shield(room.saving)
 
-    async def _publish(self, room: Room, before: int, batch: list[dict[str, Any]]) -> None:
-        await self.pubsub.publish(f"room:{room.code}", {"kind": "game", "room": room.code, "before": before,
-                                                         "version": room.version, "events": batch})
+    async def _publish(self, room: Room, news: dict[str, Any]) -> None:
+        await self.pubsub.publish(f"room:{room.code}", news)
         if room.over:
             self._let_go_later(room)
 
@@ -494,7 +502,7 @@ class Rooms:
             except YatzyError:
                 log.exception("room %s: the bot of seat %s could not move", room.code, seat)
                 return False
-            batch = await self._commit(room, before, events, None, seat)
-            assert batch is not None
-        await self._publish(room, before, batch)
+            news = await self._commit(room, before, events, None, seat)
+            assert news is not None
+        await self._publish(room, news)
         return True
