@@ -22,9 +22,10 @@ import numpy as np
 from ..actions import Roll
 from ..errors import InvalidActionError
 from ..i18n import _, ngettext, number
+from ..rules import Ruleset
 from .coach import Coach, Option, Position
 from .endgame import reach, solve_endgame, width_of
-from .kernel import MODE_BANK, MODE_YAHTZEE
+from .kernel import MODE_YAHTZEE
 from .spec import SolverSpec
 
 TARGET_WORK = 1_000_000
@@ -41,7 +42,7 @@ class TargetOption(NamedTuple):
     chance: float
 
     def to_dict(self) -> dict[str, object]:
-        return {**self.option.to_dict(), "chance": round(self.chance, 9)}
+        return {**self.option.to_dict(), "chance": self.chance}
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,16 @@ def open_allowed(spec: SolverSpec) -> int:
     return best
 
 
+def check_target_rules(rs: Ruleset) -> None:
+    """Refuse the saved-roll games (their bank is not in the end game's states), before any work.
+
+    :raises InvalidActionError: Maxi or Osto with saved rolls.
+    """
+    if rs.saved_rolls:
+        raise InvalidActionError(_("playing to a target is not worked out for games with saved rolls "
+                                   "({rules})").format(rules=rs.name))
+
+
 def check_target_position(spec: SolverSpec, mask: int, aux: int, upper: int) -> int:
     """The query's size if it is within the limits.
 
@@ -105,9 +116,7 @@ def check_target_position(spec: SolverSpec, mask: int, aux: int, upper: int) -> 
         would take and what is allowed).
     """
     rs = spec.ruleset
-    if spec.mode == MODE_BANK:
-        raise InvalidActionError(_("playing to a target is not worked out for games with saved rolls "
-                                   "({rules})").format(rules=rs.name))
+    check_target_rules(rs)
     work = size(spec, mask, aux, upper)
     if work is None or work > TARGET_WORK:
         n_open = spec.n_cat - mask.bit_count()
