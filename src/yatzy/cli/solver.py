@@ -276,7 +276,10 @@ def advise(
         boxes = filled_from_text(filled)
         check_solvable(rs)
         check_position(rs, boxes, roll, rolls_left, upper, saved=saved or 0, yahtzee_50=yahtzee_50)
-        goal = None if target is None else _check_goal(rs, target, upper if points is None else points, upper)
+        goal = None
+        if target is not None:
+            goal = _check_goal(rs, target, upper if points is None else points, upper)
+            _check_size(rs, boxes, upper, yahtzee_50)
         coach = Coach(_progress_solve(rs, True))
         pos = coach.position(boxes, roll, rolls_left, upper, saved=saved, yahtzee_50=yahtzee_50)
         if goal is not None:
@@ -331,6 +334,16 @@ def _check_goal(rs: Ruleset, text: str, points: int, upper: int) -> tuple[int, i
         raise InvalidActionError(_("the points so far are {upper} (the upper total) to {most}, not "
                                    "{points}").format(upper=upper, most=most, points=points))
     return targets[0], points
+
+
+def _check_size(rs: Ruleset, boxes: list[str], upper: int, yahtzee_50: bool) -> None:
+    """Refuse a target query too big to solve before its ruleset's table is loaded."""
+    from ..solver.spec import SolverSpec
+    from ..solver.target import check_target_position
+
+    spec = SolverSpec(rs, 0)
+    mask = sum(1 << spec.ruleset.category_ids.index(c) for c in boxes)
+    check_target_position(spec, mask, 1 if yahtzee_50 and spec.n_aux == 2 else 0, min(upper, spec.bonus[1]))
 
 
 def _advise_target(coach: Coach, pos: Position, target: int, points: int, as_json: bool) -> None:

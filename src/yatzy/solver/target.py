@@ -24,7 +24,7 @@ from ..errors import InvalidActionError
 from ..i18n import _, ngettext, number
 from ..rules import Ruleset
 from .coach import Coach, Option, Position
-from .endgame import reach, solve_endgame, width_of
+from .endgame import Endgame, reach, solve_endgame, width_of
 from .kernel import MODE_YAHTZEE
 from .spec import SolverSpec
 
@@ -135,6 +135,14 @@ def check_target_position(spec: SolverSpec, mask: int, aux: int, upper: int) -> 
     return work
 
 
+def target_endgame(spec: SolverSpec, mask: int, aux: int, upper: int, need: int) -> Endgame:
+    """The end game from a turn-start state for the chance of gaining ``need`` points or more
+    (unchecked: :func:`check_target_position` first)."""
+    open_list = np.array([c for c in range(spec.n_cat) if not mask >> c & 1], dtype=np.int64)
+    top = width_of(spec, open_list) + spec.bonus[2]
+    return solve_endgame(spec, mask, aux, upper, (np.arange(top + 1) >= need).astype(np.float64))
+
+
 def target_options(coach: Coach, pos: Position, need: int) -> TargetQuery:
     """Every option of ``pos`` with its exact chance of gaining at least ``need`` more points
     (the upper bonus included) under the play that maximises that chance; best first, ties
@@ -143,15 +151,12 @@ def target_options(coach: Coach, pos: Position, need: int) -> TargetQuery:
     :raises InvalidActionError: as :func:`check_target_position`.
     """
     spec = coach.spec
-    is_upper, cap, bonus = spec.bonus
+    is_upper, cap, _ = spec.bonus
     ids = coach.ids
     mask = sum(1 << ids.index(c) for c in pos.filled)
     upper = min(pos.upper, cap)
     work = check_target_position(spec, mask, pos.aux, upper)
-    open_list = np.array([c for c in range(spec.n_cat) if not mask >> c & 1], dtype=np.int64)
-    top = width_of(spec, open_list) + bonus
-    util = (np.arange(top + 1) >= need).astype(np.float64)
-    end = solve_endgame(spec, mask, pos.aux, upper, util)
+    end = target_endgame(spec, mask, pos.aux, upper, need)
     ycat, keep_index = spec.yahtzee[0], spec.keeps[1]
     extra = 0
     if (spec.mode == MODE_YAHTZEE and mask >> ycat & 1 and pos.aux == 1 and len(set(pos.dice)) == 1):
