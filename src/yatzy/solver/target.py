@@ -121,15 +121,15 @@ def check_target_position(spec: SolverSpec, mask: int, aux: int, upper: int) -> 
     if work is None or work > TARGET_WORK:
         n_open = spec.n_cat - mask.bit_count()
         allowed = open_allowed(spec)
-        took = (_("more than {n} cards").format(n=number(TARGET_MASKS)) if work is None
-                else _("{n} states × points").format(n=number(work)))
+        took = (_("reaches more than {n} cards").format(n=number(TARGET_MASKS)) if work is None
+                else _("has {n} states × points").format(n=number(work)))
         raise InvalidActionError(
             ngettext("the chance of reaching a target is worked out exactly near the end of the game: "
-                     "this position has {open} boxes open and its rest of the game {took}, "
-                     "{limit} at most; in {rules} that is about {n} open box or fewer",
+                     "this position has {open} boxes open and the rest of its game {took}, where at most "
+                     "{limit} states × points are allowed; in {rules} that is about {n} open box or fewer",
                      "the chance of reaching a target is worked out exactly near the end of the game: "
-                     "this position has {open} boxes open and its rest of the game {took}, "
-                     "{limit} at most; in {rules} that is about {n} open boxes or fewer",
+                     "this position has {open} boxes open and the rest of its game {took}, where at most "
+                     "{limit} states × points are allowed; in {rules} that is about {n} open boxes or fewer",
                      allowed).format(open=n_open, took=took, limit=number(TARGET_WORK), rules=rs.name,
                                      n=allowed))
     return work
