@@ -145,3 +145,24 @@ def test_playing_for_the_target_beats_playing_for_the_mean_at_it() -> None:
     spec = SolverSpec(get_ruleset("kids"), 0)
     start = target.target_endgame(spec, 0, 0, 0, 100).after(0, 0, 0, 0)
     assert 0.3700 < start < 1
+
+
+@pytest.mark.parametrize("yahtzee_50", [True, False])
+def test_yahtzee_options_with_jokers_and_bonuses_add_up_to_the_turns_start(
+        yahtzee_50: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every roll's best option, weighed by its chance, is the turn's value from its start: the
+    options' boxes, jokers and extra Yahtzee bonuses are placed in the end game's states."""
+    for name in ("target_endgame", "check_target_position"):
+        monkeypatch.setattr(target, name, cache(getattr(target, name)))
+    c = coach("yahtzee")
+    open_boxes = ("sixes", "full_house", "chance")
+    filled = [b for b in c.ids if b not in open_boxes]
+    ids, upper = c.ids, 20  # 66666 in Sixes: 50, short of the bonus (with its extra 100 it would pass)
+    mask = sum(1 << ids.index(b) for b in filled)
+    for need in (30, 60, 140):
+        start = target.target_endgame(c.spec, mask, int(yahtzee_50), upper, need).after(mask, int(yahtzee_50),
+                                                                                         upper, 0)
+        got = sum(probability(r) * target_options(
+            c, c.position(filled, r, 2, upper=upper, yahtzee_50=yahtzee_50), need).options[0].chance
+            for r in all_rolls(5))
+        assert got == pytest.approx(start, abs=1e-9), need
