@@ -15,7 +15,7 @@ from rich.table import Table
 
 from ..bots import BOTS
 from ..dice import parse
-from ..errors import YatzyError
+from ..errors import InvalidActionError, YatzyError
 from ..i18n import _, ngettext, number, percent
 from ..names import category_name
 from ..rules import Ruleset
@@ -33,6 +33,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from ..solver.coach import Coach, Position
     from ..solver.solve import Solution
 
 app = commands()
@@ -257,10 +258,15 @@ def advise(
         help="maxi, osto: saved rolls still in the bank; they add to the rolls left")] = None,
     yahtzee_50: Annotated[bool, typer.Option(
         "--yahtzee-50", help="yahtzee: the filled Yahtzee box holds 50 (not 0)")] = False,
+    target: Annotated[str | None, typer.Option(
+        help="rank by the chance of ending with at least this score instead (near the game's end)")] = None,
+    points: Annotated[int | None, typer.Option(
+        help="with --target: points on the card so far, the upper bonus apart (default: --upper)")] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = "en",
 ) -> None:
-    """Rank every option in a position by expected score and regret."""
+    """Rank every option in a position by expected score and regret (or, with --target, by the
+    chance of reaching a score)."""
     from ..solver.coach import Coach, check_position, filled_from_text
     from ..solver.solve import check_solvable
 
@@ -270,8 +276,15 @@ def advise(
         boxes = filled_from_text(filled)
         check_solvable(rs)
         check_position(rs, boxes, roll, rolls_left, upper, saved=saved or 0, yahtzee_50=yahtzee_50)
+        goal = None
+        if target is not None:
+            goal = _check_goal(rs, target, upper if points is None else points, upper)
+            _check_size(rs, boxes, upper, yahtzee_50)
         coach = Coach(_progress_solve(rs, True))
         pos = coach.position(boxes, roll, rolls_left, upper, saved=saved, yahtzee_50=yahtzee_50)
+        if goal is not None:
+            _advise_target(coach, pos, *goal, as_json)
+            return
         options = coach.options(pos)
     except YatzyError as e:
         fail(e)
@@ -299,6 +312,60 @@ def advise(
         odds = ", ".join(f"{category_name(c)} {percent(p, 1)}" for c, p in o.odds[:3])
         now = "" if o.points is None else str(o.points)
         t.add_row(o.action.describe(), now, number(o.value, 3), number(o.regret, 3), odds)
+    console.print(t)
+
+
+def _check_goal(rs: Ruleset, text: str, points: int, upper: int) -> tuple[int, int]:
+    """(target, points so far) as typed for ``advise --target``, refused in words if no game
+    could score them."""
+    from ..solver.distribution import parse_targets
+    from ..solver.spec import SolverSpec
+    from ..solver.target import check_target_rules, most_points
+
+    check_target_rules(rs)
+    most = most_points(SolverSpec(rs, 0))
+    targets = parse_targets([text])
+    if len(targets) != 1:
+        raise InvalidActionError(_("give one target, not “{target}”").format(target=text))
+    if targets[0] > most:
+        raise InvalidActionError(_("a target is at most {most} points in {rules} (the most a game can "
+                                   "score), not {target}").format(most=most, rules=rs.name, target=text))
+    if not upper <= points <= most:
+        raise InvalidActionError(_("the points so far are {upper} (the upper total) to {most}, not "
+                                   "{points}").format(upper=upper, most=most, points=points))
+    return targets[0], points
+
+
+def _check_size(rs: Ruleset, boxes: list[str], upper: int, yahtzee_50: bool) -> None:
+    """Refuse a target query too big to solve before its ruleset's table is loaded."""
+    from ..solver.spec import SolverSpec
+    from ..solver.target import check_target_position
+
+    spec = SolverSpec(rs, 0)
+    mask = sum(1 << spec.ruleset.category_ids.index(c) for c in boxes)
+    check_target_position(spec, mask, 1 if yahtzee_50 and spec.n_aux == 2 else 0, min(upper, spec.bonus[1]))
+
+
+def _advise_target(coach: Coach, pos: Position, target: int, points: int, as_json: bool) -> None:
+    """``advise --target``: the options ranked by their chance of ending with ``target`` or more."""
+    from ..solver.target import target_options
+
+    query = target_options(coach, pos, max(0, target - points))
+    if as_json:
+        print(json.dumps({"target": target, "points": points, "need": query.need, "work": query.work,
+                          "options": [o.to_dict() for o in query.options]}))
+        return
+    t = Table(title=_("{title}: dice {dice}, score {points}, target {target}").format(
+                  title=_(coach.spec.ruleset.title), dice=" ".join(map(str, pos.dice)), points=points,
+                  target=target),
+              caption=_("chance of the target: of ending the game with at least the target, playing for it "
+                        "from here on (the upper bonus and extra bonuses included)."),
+              caption_justify="left")
+    for col in (_("option"), _("points now"), _("chance of the target"), _("expected points to come")):
+        t.add_column(col, justify="left" if col == _("option") else "right")
+    for o in query.options:
+        now = "" if o.option.points is None else str(o.option.points)
+        t.add_row(o.option.action.describe(), now, _chance(o.chance), number(o.option.value, 3))
     console.print(t)
 
 
