@@ -25,6 +25,8 @@ from yatzy.game import Game  # noqa: E402
 from yatzy.registry import get_ruleset  # noqa: E402
 from yatzy.solver.coach import warm_up  # noqa: E402
 from yatzy.solver.distribution import distribution  # noqa: E402
+from yatzy.solver.moments import build as build_second_moments  # noqa: E402
+from yatzy.solver.playout import read_only  # noqa: E402
 from yatzy.solver.simulate import simulate_optimal  # noqa: E402
 from yatzy.solver.solve import Solution, solve  # noqa: E402
 from yatzy.solver.spec import SolverSpec  # noqa: E402
@@ -39,12 +41,14 @@ def solver() -> None:
 
 
 def tables() -> None:
-    """The exact distribution (on a table of zeros: no solve needed, so this process does not
-    compile the solver's kernels beside the other one), then the win bot's second table and
-    end game over a short two-player game."""
+    """The exact distribution and the win bot's second table (on a table of zeros: no solve
+    needed, so this process does not compile the solver's kernels beside the other one), then
+    the win bot's end game over a short two-player game."""
     spec = SolverSpec(get_ruleset("kids"), 0)
     values = np.zeros((1 << spec.n_cat, spec.n_aux, spec.bonus[1] + 1), dtype=np.float32)
     distribution(Solution(spec, values, 0.0, 0))
+    for table in (values, read_only(values)):  # built here, or loaded from the cache
+        build_second_moments(Solution(spec, table, 0.0, 0))
     game = Game("kids", ["A", "B"], seed=0)
     run(game, [make_bot("win", game.ruleset, 0), make_bot("win", game.ruleset, 1)])
 
