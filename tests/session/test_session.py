@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -17,6 +18,7 @@ from yatzy.events import (
     TilesRestored,
     TurnPassed,
     Undone,
+    event_from_dict,
 )
 from yatzy.game import Game, Restore, Roll, Score
 from yatzy.i18n import language
@@ -425,3 +427,17 @@ def test_a_save_error_keeps_the_path_and_the_reason(tmp_path) -> None:
     with pytest.raises(SaveError) as err:
         session.save(tmp_path / "none" / "g.json")
     assert err.value.path == tmp_path / "none" / "g.json" and err.value.reason == "No such file or directory"
+
+
+@pytest.mark.parametrize("rules", ["maxi", "dozzy"])
+def test_every_event_comes_back_from_its_dict_and_its_json_keeps_the_names_as_written(rules: str) -> None:
+    """What a web server's copy of an event is (event_from_dict of to_dict): the same event,
+    every kind a bot game makes; the JSON keeps a name's letters as they are (not \\u escapes)."""
+    game = Game(rules, [Seat.bot("greedy", "Åsa"), Seat.bot(bot_seats(rules)[2].level or "", "Юрий")],
+                seed=11, roll_off=True)
+    events = Session(game, bot_seed=3).advance()
+    assert {type(e) for e in events} >= {RollOff, Rolled, Scored, TurnPassed, GameOver}
+    for e in events:
+        assert event_from_dict(e.to_dict()) == e
+        assert json.loads(e.to_json()) == e.to_dict()
+    assert "Åsa" in events[-1].to_json() and "Юрий" in events[-1].to_json()
