@@ -255,3 +255,13 @@ def test_a_correction_rewrites_the_last_throw_keeping_the_earlier_ones_and_fills
     assert correction_returns(game, 0, (1, 1, 1, 1, 6), "ones") == []  # no board: nothing to choose
     assert correction_boxes(game, 0, (1, 1, 1, 1, 6)) == {"ones": 4, "twos": 0, "fours": 0, "fives": 0,
                                                            "sixes": 6}
+
+
+def test_a_dozzy_correction_keeps_the_rounds_tiles_back_unless_told_or_the_box_changes() -> None:
+    game = typed_game("dozzy", 1, players=1)
+    turn = rounds(game)[5]
+    assert (turn.box, turn.dice, turn.returns) == ("yatzy", (2, 3, 3, 5, 6), (5, 9))
+    assert correction(game, 5, turn.dice, "yatzy")[-1] == Score("yatzy", (5, 9))  # as it was
+    assert correction(game, 5, turn.dice, "yatzy", (9,))[-1] == Score("yatzy", (9,))
+    assert correction(game, 5, turn.dice, "chance")[-1] == Score("chance")  # another box: none by default
+    assert correction_returns(game, 5, turn.dice, "yatzy") == [frozenset(t) for t in ({5}, {5, 9}, {9})]
