@@ -138,3 +138,66 @@ def test_a_retried_action_is_acknowledged_again_for_its_seat_only(tmp_path: Path
             assert room.version == 1
             assert (await refused(act(rooms, room, BO, "r", msg_id="same"), room)).code == "bad_message"
     run(test)
+
+
+# ---- a scorekeeper room's undo and corrections ----------------------------------------------------
+
+async def edit(rooms: Rooms, room: Room, grant: Grant, msg: Undo | Amend) -> Ack:
+    acks: list[Ack] = []
+    await rooms.edit(room, grant, msg, "en", acks.append)
+    assert len(acks) == 1
+    return acks[0]
+
+
+def undo(room: Room, msg_id: str | None = None) -> Undo:
+    return Undo(id=msg_id or f"u{next(_ids)}", version=room.version)
+
+
+def amend(room: Room, turn: int, dice: list[int], box: str) -> Amend:
+    return Amend(id=f"m{next(_ids)}", version=room.version, turn=turn, dice=dice, box=box)
+
+
+def test_an_undo_or_a_correction_is_refused_to_a_spectator_another_seat_and_outside_a_scorekeeper_room(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            not_keeper = await refused(edit(rooms, room, ANN, undo(room)), room)
+            assert (not_keeper.code, not_keeper.message) == ("not_keeper", "only a scorekeeper room's typed "
+                                                             "dice and scores can be taken back or corrected")
+        (tmp_path / "keeper").mkdir()
+        keeper = Game("yatzy", ["Ann", "Bo"], dice_from="players")
+        async with held(tmp_path / "keeper", keeper) as (rooms, room):
+            watching = await refused(edit(rooms, room, SPECTATOR, undo(room)), room)
+            assert (watching.code, watching.message) == ("spectator", "spectators watch; they do not play")
+            await act(rooms, room, ANN, "r = 11111")
+            await act(rooms, room, ANN, "s yatzy")
+            await act(rooms, room, BO, "r = 22222")
+            theirs = await refused(edit(rooms, room, ANN, undo(room)), room)  # Bo's throw
+            assert (theirs.code, theirs.message) == ("other_seat", "your token plays seat 0, not seat 1")
+            turn = await refused(edit(rooms, room, BO, amend(room, 0, [1, 1, 1, 1, 2], "ones")), room)
+            assert (turn.code, turn.message) == ("other_seat", "your token plays seat 1, not seat 0")
+            past = await refused(edit(rooms, room, ANN, amend(room, 1, [2, 2, 2, 2, 2], "twos")), room)
+            assert past.code == "illegal_action"  # turn 1 is not finished: the engine says so
+            msg = undo(room, "same")
+            first = await edit(rooms, room, BO, msg)
+            again = await edit(rooms, room, BO, msg)  # a retry: answered, not applied twice
+            assert (first.version, again.version, again.duplicate) == (room.version, room.version, True)
+            fixed = await edit(rooms, room, TABLE, amend(room, 0, [1, 1, 1, 1, 2], "ones"))  # anyone's
+            assert fixed.version == room.version
+            assert room.game.state.players[0].card == {"ones": 4}
+    run(test)
+
+
+def test_an_undo_once_the_game_is_over_is_refused_but_a_correction_is_taken(tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, Game("kids", ["Ann"], dice_from="players")) as (rooms, room):
+            room.taken.discard(1)
+            for face, box in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), start=1):
+                await act(rooms, room, ANN, f"r = {str(face) * 5}")
+                await act(rooms, room, ANN, f"s {box}")
+            assert room.over
+            over = await refused(edit(rooms, room, ANN, undo(room)), room)
+            assert (over.code, over.message) == ("game_over", "the game is over; correct a round instead")
+            await edit(rooms, room, ANN, amend(room, 0, [1, 1, 1, 1, 2], "ones"))
+            assert room.game.state.players[0].card["ones"] == 4
+    run(test)
