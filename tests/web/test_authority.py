@@ -177,7 +177,12 @@ def test_an_undo_or_a_correction_is_refused_to_a_spectator_another_seat_and_outs
             turn = await refused(edit(rooms, room, BO, amend(room, 0, [1, 1, 1, 1, 2], "ones")), room)
             assert (turn.code, turn.message) == ("other_seat", "your token plays seat 1, not seat 0")
             past = await refused(edit(rooms, room, ANN, amend(room, 1, [2, 2, 2, 2, 2], "twos")), room)
-            assert past.code == "illegal_action"  # turn 1 is not finished: the engine says so
+            assert (past.code, past.message) == (  # turn 1 is not finished
+                "illegal_action", "there is 1 finished turn to correct; turns are numbered from 0")
+            typo = Amend(id="typo", version=room.version, turn=0, actions=["r = 1111"])
+            bad = await refused(edit(rooms, room, ANN, typo), room)
+            assert (bad.code, bad.message) == ("invalid_action",
+                                               "a corrected turn is its rolls and ends with one score")
             msg = undo(room, "same")
             first = await edit(rooms, room, BO, msg)
             again = await edit(rooms, room, BO, msg)  # a retry: answered, not applied twice
