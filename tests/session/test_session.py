@@ -506,3 +506,24 @@ def test_a_bot_changed_plays_at_once_and_a_game_without_bots_says_it_has_none() 
     assert game.log == twin.game.log  # random from its first move on, seeded alike
     with pytest.raises(InvalidActionError, match="^seat 0 is not a bot's seat; bot seats: none$"):
         Session(Game("yatzy", ["Ann"])).change_bot(0, "greedy")
+
+
+def test_a_move_refused_says_why_in_the_engines_words() -> None:
+    session = Session(Game("kids", [Seat("Ann"), Seat.bot("greedy", "Bo")], seed=2))
+    with pytest.raises(IllegalActionError, match=r"^it is Ann's turn \(seat 0\), not seat 1's$"):
+        session.act("r", seat=1)
+    with pytest.raises(InvalidActionError,
+                       match="^a person's roll names the dice to keep; the game throws the rest$"):
+        session.act("r = 12345")
+    session.act("r")
+    session.act(session.view(0).legal_actions[-1])
+    with pytest.raises(IllegalActionError,
+                       match="^it is Bo's turn, a bot's; a person may move on their own turn only$"):
+        session.act("r")
+    while not session.game.is_over:
+        session.advance()
+        if session.waiting_for() == 0:
+            session.act("r")
+            session.act(session.view(0).legal_actions[-1])
+    with pytest.raises(IllegalActionError, match="^the game is over; no more moves$"):
+        session.act("r")
