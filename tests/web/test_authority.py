@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -205,4 +206,31 @@ def test_an_undo_once_the_game_is_over_is_refused_but_a_correction_is_taken(tmp_
             assert (over.code, over.message) == ("game_over", "the game is over; correct a round instead")
             await edit(rooms, room, ANN, amend(room, 0, [1, 1, 1, 1, 2], "ones"))
             assert room.game.state.players[0].card["ones"] == 4
+    run(test)
+
+
+# ---- which rooms a process holds --------------------------------------------------------------
+
+def test_a_malformed_code_is_no_room_and_no_expired_one_and_an_expired_room_says_so(tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            assert rooms.holds(room)
+            assert not await rooms.expired(room.code)  # a live room
+            for bad in (room.code[:-1], room.code[:-1] + "0", room.code + "A"):  # too short, a 0, too long
+                assert await rooms.get(bad) is None and not await rooms.expired(bad)
+            later = datetime.now(UTC) + timedelta(days=1)
+            assert await asyncio.to_thread(rooms.store.expire, later, later, later) == [room.code]
+            assert await rooms.expired(room.code) and await rooms.expired(room.code.lower())
+            await rooms.forget(room)
+            assert not rooms.holds(room) and room.code not in rooms.rooms
+    run(test)
+
+
+def test_a_closed_process_holds_no_room(tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            twin = Room.from_record(await asyncio.to_thread(rooms.store.load, room.code))  # type: ignore[arg-type]
+            assert rooms.holds(room) and not rooms.holds(twin)  # the same code, another room
+            await rooms.close()
+            assert not rooms.holds(room)
     run(test)
