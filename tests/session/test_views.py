@@ -286,3 +286,8 @@ def test_a_views_seats_and_score_options_carry_their_numbers_names_and_kinds_in_
         (4, "fours", "Четвёрки", 0), (5, "fives", "Пятёрки", 10), (6, "sixes", "Шестёрки", 0)]
     assert all(o.tiles_out == () and o.returns == () for o in view.score_options)
     assert '"name": "Åsa"' in view.to_json() and view.seq == 0  # the letters as they are
+    assert (view.ruleset, view.current, view.rounds, view.may_restore) == ("kids", 0, 6, False)
+    no_seat = "^the viewer is a seat number 0 to 1, or none for the table$"
+    for wrong in (True, 2, -1):
+        with pytest.raises(InvalidActionError, match=no_seat):
+            game_view(game, wrong)
