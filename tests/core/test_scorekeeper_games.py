@@ -265,3 +265,5 @@ def test_a_dozzy_correction_keeps_the_rounds_tiles_back_unless_told_or_the_box_c
     assert correction(game, 5, turn.dice, "yatzy", (9,))[-1] == Score("yatzy", (9,))
     assert correction(game, 5, turn.dice, "chance")[-1] == Score("chance")  # another box: none by default
     assert correction_returns(game, 5, turn.dice, "yatzy") == [frozenset(t) for t in ({5}, {5, 9}, {9})]
+    assert correction_boxes(game, 5, turn.dice) == {"yatzy": 0}  # as it was: every later turn stands
+    assert correction_boxes(game, 5, (1, 2, 3, 3, 5)) == {}  # no way of the tiles lets the later turns play
