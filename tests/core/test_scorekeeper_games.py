@@ -15,7 +15,7 @@ from yatzy.errors import IllegalActionError, InvalidActionError
 from yatzy.events import Amended
 from yatzy.game import Game
 from yatzy.registry import VARIANTS
-from yatzy.scorekeeping import correction_boxes, round_boxes, rounds
+from yatzy.scorekeeping import Round, correction, correction_boxes, correction_returns, round_boxes, rounds
 from yatzy.session import Session
 from yatzy.views import game_view
 
@@ -227,3 +227,43 @@ def test_the_rounds_boxes_in_one_pass_agree_with_each_rounds_own() -> None:
         if len(game.log) in (12, 60):
             assert round_boxes(game) == [list(correction_boxes(game, r.turn, r.dice)) for r in rounds(game)]
     assert round_boxes(game) == [[r.box] for r in rounds(game)]
+
+
+def _three_rounds_and_a_throw() -> Game:
+    """A's round of two throws (ones), B's (twos), A's second (threes), B's throw in play."""
+    game = Game("kids", ["A", "B"], dice_from="players")
+    two_throws = [Roll((), (1, 1, 2, 3, 4)), Roll((1, 1), (1, 5, 6)), Score("ones")]
+    for action in [*two_throws, *_turn((2, 2, 2, 3, 4), "twos"), *_turn((3, 3, 3, 1, 1), "threes"),
+                   Roll((), (4, 4, 1, 2, 3))]:
+        game.apply(action)
+    return game
+
+
+def test_rounds_name_each_finished_turns_player_round_number_last_dice_and_box() -> None:
+    """Each player's rounds counted on their own (1 first); the turn being played is left out."""
+    assert rounds(_three_rounds_and_a_throw()) == [
+        Round(0, 0, 1, (1, 1, 1, 5, 6), "ones"), Round(1, 1, 1, (2, 2, 2, 3, 4), "twos"),
+        Round(2, 0, 2, (1, 1, 3, 3, 3), "threes")]
+
+
+def test_a_correction_rewrites_the_last_throw_keeping_the_earlier_ones_and_fills_the_box_given() -> None:
+    game = _three_rounds_and_a_throw()
+    first, again = Roll((), (1, 1, 2, 3, 4)), Roll((1, 1), (1, 1, 6))  # keeps what it can of the first
+    assert correction(game, 0, (1, 1, 1, 1, 6), "ones") == [first, again, Score("ones")]
+    assert correction(game, 0, (1, 1, 1, 1, 6), "fives") == [first, again, Score("fives")]
+    assert correction(game, 2, (3, 3, 3, 3, 1), "threes") == [Roll((), (1, 3, 3, 3, 3)), Score("threes")]
+    assert correction_returns(game, 0, (1, 1, 1, 1, 6), "ones") == []  # no board: nothing to choose
+    assert correction_boxes(game, 0, (1, 1, 1, 1, 6)) == {"ones": 4, "twos": 0, "fours": 0, "fives": 0,
+                                                           "sixes": 6}
+
+
+def test_a_dozzy_correction_keeps_the_rounds_tiles_back_unless_told_or_the_box_changes() -> None:
+    game = typed_game("dozzy", 1, players=1)
+    turn = rounds(game)[5]
+    assert (turn.box, turn.dice, turn.returns) == ("yatzy", (2, 3, 3, 5, 6), (5, 9))
+    assert correction(game, 5, turn.dice, "yatzy")[-1] == Score("yatzy", (5, 9))  # as it was
+    assert correction(game, 5, turn.dice, "yatzy", (9,))[-1] == Score("yatzy", (9,))
+    assert correction(game, 5, turn.dice, "chance")[-1] == Score("chance")  # another box: none by default
+    assert correction_returns(game, 5, turn.dice, "yatzy") == [frozenset(t) for t in ({5}, {5, 9}, {9})]
+    assert correction_boxes(game, 5, turn.dice) == {"yatzy": 0}  # as it was: every later turn stands
+    assert correction_boxes(game, 5, (1, 2, 3, 3, 5)) == {}  # no way of the tiles lets the later turns play

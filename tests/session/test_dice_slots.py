@@ -58,3 +58,11 @@ def test_a_held_face_the_dice_no_longer_have_gives_its_slot_up() -> None:
     # the held 6 is gone (an undo, a correction): its slot takes a die of the others
     assert place((1, 2, 3), (6, 2, 5), {0, 1}) == (1, 2, 3)
     assert place((2, 2, 3), (6, 2, 5), {0, 1}) == (2, 2, 3)
+
+
+def test_a_slot_past_the_last_and_a_face_not_on_the_table_are_left_out() -> None:
+    slots = (1, 2, 3, 4, 5)
+    assert held_slots(slots, (1,), {0, 5}) == frozenset({0})  # slot 5 is one past the last
+    assert held_slots(slots, (1,), {0, -1}) == frozenset({0})
+    assert held_slots(slots, (6, 1)) == frozenset({0})  # no 6 lies there
+    assert place((5, 4, 3, 2, 1), slots, {4, 5}) == (4, 3, 2, 1, 5)  # slot 4 keeps its 5

@@ -60,6 +60,7 @@ def test_a_maxi_game_where_the_greedy_bot_moves_at_once_with_no_table(
         assert game.state.current == 2 and session.waiting_for() is None
         assert not session.bot_ready(2)  # the strong bot waits, alone
         assert reports[0].stage == "loading" and reports[0].seats == (2,) and reports[0].levels == ("strong",)
+        assert reports[0].ruleset == game.ruleset.name
         leave.set()
         build.step(20, 1000)  # the next layer: nobody waits any more, the build stops
         preparing.join()
@@ -145,4 +146,4 @@ def test_the_win_bots_second_table_is_built_with_its_progress_told(monkeypatch: 
     second = building[ends[0] + 1:ends[1] + 1]
     assert second[0].done == 0 and [r.done for r in second] == sorted(r.done for r in second)
     assert len({r.total for r in second}) == 1 and reports[-1].stage == "ready"
-    assert all(r.seats == (1,) and r.levels == ("win",) for r in second)
+    assert all((r.seats, r.levels, r.ruleset) == ((1,), ("win",), "kids") for r in reports)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
 from yatzy.errors import IllegalActionError, InvalidActionError, YatzyError
 from yatzy.events import (
+    Amended,
     Event,
     GameOver,
     Rolled,
@@ -17,6 +19,7 @@ from yatzy.events import (
     TilesRestored,
     TurnPassed,
     Undone,
+    event_from_dict,
 )
 from yatzy.game import Game, Restore, Roll, Score
 from yatzy.i18n import language
@@ -310,7 +313,7 @@ def test_save_fails_cleanly_and_the_game_goes_on(tmp_path) -> None:
     session = Session(game)
     session.step()
     before = snapshot(game)
-    with pytest.raises(SaveError, match="could not save the game to /no/such/dir/game.json: "
+    with pytest.raises(SaveError, match="^could not save the game to /no/such/dir/game.json: "
                                         "No such file or directory; the game goes on") as err:
         session.save("/no/such/dir/game.json")
     assert isinstance(err.value, YatzyError)
@@ -425,3 +428,102 @@ def test_a_save_error_keeps_the_path_and_the_reason(tmp_path) -> None:
     with pytest.raises(SaveError) as err:
         session.save(tmp_path / "none" / "g.json")
     assert err.value.path == tmp_path / "none" / "g.json" and err.value.reason == "No such file or directory"
+
+
+@pytest.mark.parametrize("rules", ["maxi", "dozzy"])
+def test_every_event_comes_back_from_its_dict_and_its_json_keeps_the_names_as_written(rules: str) -> None:
+    """What a web server's copy of an event is (event_from_dict of to_dict): the same event,
+    every kind a bot game makes; the JSON keeps a name's letters as they are (not \\u escapes)."""
+    game = Game(rules, [Seat.bot("greedy", "Åsa"), Seat.bot(bot_seats(rules)[2].level or "", "Юрий")],
+                seed=11, roll_off=True)
+    events = Session(game, bot_seed=3).advance()
+    assert {type(e) for e in events} >= {RollOff, Rolled, Scored, TurnPassed, GameOver}
+    for e in events:
+        assert event_from_dict(e.to_dict()) == e
+        assert json.loads(e.to_json()) == e.to_dict()
+    assert "Åsa" in events[-1].to_json() and "Юрий" in events[-1].to_json()
+
+
+def test_a_save_goes_to_the_home_folder_named_with_a_tilde_and_fails_in_the_sessions_language(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    session = Session(Game("yatzy", ["Ann"], seed=1), lang="fi")
+    assert session.save("~/game.json") == tmp_path / "game.json"
+    assert Game.from_json((tmp_path / "game.json").read_text(encoding="utf-8")).log == session.game.log
+    with pytest.raises(SaveError, match=r"^peliä ei voitu tallentaa tiedostoon .*none/g\.json: "):
+        session.save("~/none/g.json")
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left behind
+
+
+def test_a_correction_tells_whose_turn_which_of_their_rounds_and_whether_the_game_had_ended() -> None:
+    """Amended names the turn's player and their own round (other players' turns not counted),
+    the turn as it was and is, the totals after; after the last score it says so."""
+    session = Session(Game("kids", ["Ann", "Bo"], dice_from="players"))
+    for ann, bo in zip(("ones", "twos", "threes", "fours", "fives", "sixes"),
+                       ("twos", "threes", "fours", "fives", "sixes", "ones"), strict=True):
+        for box in (ann, bo):
+            session.act(Roll((), (1, 2, 3, 4, 5)))
+            if box != "sixes":
+                session.act(Score(box))
+            else:  # a turn typed as two throws
+                session.act(Roll((1, 2, 3, 4), (6,)))
+                session.act(Score(box))
+        if ann == "twos":
+            [mid] = session.amend(2, [Roll((), (2, 2, 2, 4, 5)), "s twos"])  # an action and a text
+    assert isinstance(mid, Amended)
+    assert (mid.player, mid.turn, mid.round, mid.after_end) == (0, 2, 2, False)
+    assert (mid.old, mid.new) == (("r = 12345", "s twos"), ("r = 22245", "s twos"))
+    assert mid.totals == (1 + 6, 2 + 3)
+    [end] = session.amend(3, ["r = 33345", "s threes"])
+    assert isinstance(end, Amended) and (end.player, end.turn, end.round, end.after_end) == (1, 3, 2, True)
+    assert end.totals == tuple(session.game.totals())
+
+
+def test_undo_says_why_it_cannot() -> None:
+    with pytest.raises(IllegalActionError, match="^nothing to undo yet$"):
+        Session(Game("yatzy", ["Ann"], seed=1)).undo()
+    rolled = Session(Game("yatzy", ["Ann"], seed=1))
+    rolled.act("r")
+    with pytest.raises(IllegalActionError, match="^a roll cannot be undone: its dice have been seen$"):
+        rolled.undo()
+    after_bot = Session(Game("yatzy", [Seat.bot("greedy", "Bo"), Seat("Ann")], seed=1))
+    after_bot.advance()
+    with pytest.raises(IllegalActionError, match="^Bo moved last: a bot's move cannot be undone$"):
+        after_bot.undo()
+
+
+def test_a_bot_changed_plays_at_once_and_a_game_without_bots_says_it_has_none() -> None:
+    """The seat's bot made before the change is dropped: its next move is the new level's."""
+    game = Game("yatzy", [Seat.bot("greedy", "Bo"), Seat("Ann")], seed=5)
+    session = Session(game, bot_seed=2)
+    twin = Session(Game("yatzy", [Seat.bot("random", "Bo"), Seat("Ann")], seed=5), bot_seed=2)
+    session.step()
+    twin.step()
+    session.change_bot(0, "random")
+    for s in (session, twin):
+        while s.game.state.current == 0:
+            s.step()
+    assert game.log == twin.game.log  # random from its first move on, seeded alike
+    with pytest.raises(InvalidActionError, match="^seat 0 is not a bot's seat; bot seats: none$"):
+        Session(Game("yatzy", ["Ann"])).change_bot(0, "greedy")
+
+
+def test_a_move_refused_says_why_in_the_engines_words() -> None:
+    session = Session(Game("kids", [Seat("Ann"), Seat.bot("greedy", "Bo")], seed=2))
+    with pytest.raises(IllegalActionError, match=r"^it is Ann's turn \(seat 0\), not seat 1's$"):
+        session.act("r", seat=1)
+    with pytest.raises(InvalidActionError,
+                       match="^a person's roll names the dice to keep; the game throws the rest$"):
+        session.act("r = 12345")
+    session.act("r")
+    session.act(session.view(0).legal_actions[-1])
+    with pytest.raises(IllegalActionError,
+                       match="^it is Bo's turn, a bot's; a person may move on their own turn only$"):
+        session.act("r")
+    while not session.game.is_over:
+        session.advance()
+        if session.waiting_for() == 0:
+            session.act("r")
+            session.act(session.view(0).legal_actions[-1])
+    with pytest.raises(IllegalActionError, match="^the game is over; no more moves$"):
+        session.act("r")

@@ -310,3 +310,23 @@ def test_the_title_follows_the_language() -> None:
     with language("fi"):
         finnish = translate("Maxi Yatzy (6 dice)")
     assert game_view(game, lang="fi").title == finnish
+
+
+def test_a_views_seats_and_score_options_carry_their_numbers_names_and_kinds_in_its_language() -> None:
+    game = Game("kids", [Seat("Åsa"), Seat.bot("greedy", "Bo")], seed=3)
+    game.roll()
+    assert game.state.dice == (2, 2, 3, 5, 5)
+    view = game_view(game, 0, "ru")
+    assert [(p.seat, p.name, p.kind, p.level, p.level_name) for p in view.players] == [
+        (0, "Åsa", "person", None, None), (1, "Bo", "bot", "greedy", "жадный")]
+    assert [b.name for p in view.players for b in p.bonuses] == ["Премия", "Премия"]
+    assert [(o.number, o.id, o.name, o.points) for o in view.score_options] == [
+        (1, "ones", "Единицы", 0), (2, "twos", "Двойки", 4), (3, "threes", "Тройки", 3),
+        (4, "fours", "Четвёрки", 0), (5, "fives", "Пятёрки", 10), (6, "sixes", "Шестёрки", 0)]
+    assert all(o.tiles_out == () and o.returns == () for o in view.score_options)
+    assert '"name": "Åsa"' in view.to_json() and view.seq == 0  # the letters as they are
+    assert (view.ruleset, view.current, view.rounds, view.may_restore) == ("kids", 0, 6, False)
+    no_seat = "^the viewer is a seat number 0 to 1, or none for the table$"
+    for wrong in (True, 2, -1):
+        with pytest.raises(InvalidActionError, match=no_seat):
+            game_view(game, wrong)
