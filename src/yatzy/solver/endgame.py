@@ -186,6 +186,16 @@ def solve_endgame(spec: SolverSpec, mask: int, aux: int, upper: int, util: np.nd
     return Endgame(E, row_of, open_list, EX)
 
 
+def after_box(spec: SolverSpec, aux: int, upper: int, c: int, pts: int) -> tuple[int, int]:
+    """(aux, capped upper total) at the next turn's start once box ``c`` is filled for ``pts``
+    (the box's own points, no extra bonus): Yahtzee's aux is whether its box holds 50."""
+    is_upper, cap, _ = spec.bonus
+    a2 = aux if spec.mode == MODE_YAHTZEE else 0
+    if spec.mode == MODE_YAHTZEE and c == spec.yahtzee[0]:
+        a2 = 1 if pts > 0 else 0
+    return a2, min(upper + pts, cap) if is_upper[c] else upper
+
+
 def work(spec: SolverSpec, mask: int, aux: int, upper: int) -> int:
     """How big the end game from this state is: its states times its columns."""
     open_list, states = reach(spec, mask, aux, upper)

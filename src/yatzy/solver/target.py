@@ -14,7 +14,7 @@ CPU; Yahtzee's extra bonuses make it wider still.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -24,7 +24,7 @@ from ..errors import InvalidActionError
 from ..i18n import _, ngettext, number
 from ..rules import Ruleset
 from .coach import Coach, Option, Position
-from .endgame import Endgame, reach, solve_endgame, width_of
+from .endgame import Endgame, after_box, solve_endgame, width_of, work
 from .kernel import MODE_YAHTZEE
 from .spec import SolverSpec
 
@@ -76,13 +76,14 @@ def _masks(spec: SolverSpec, mask: int, limit: int) -> int:
     return len(seen)
 
 
+@lru_cache(maxsize=64)
 def size(spec: SolverSpec, mask: int, aux: int, upper: int) -> int | None:
     """The end game's states × columns from this turn-start state, or None when its cards
-    alone are past ``TARGET_MASKS`` (too big to count quickly)."""
+    alone are past ``TARGET_MASKS`` (too big to count quickly). Kept for the last positions
+    asked: a query is checked before its table is loaded and again as it is solved."""
     if _masks(spec, mask, TARGET_MASKS) > TARGET_MASKS:
         return None
-    open_list, states = reach(spec, mask, aux, upper)
-    return len(states) * width_of(spec, open_list)
+    return work(spec, mask, aux, upper)
 
 
 @cache
@@ -151,11 +152,10 @@ def target_options(coach: Coach, pos: Position, need: int) -> TargetQuery:
     :raises InvalidActionError: as :func:`check_target_position`.
     """
     spec = coach.spec
-    is_upper, cap, _ = spec.bonus
     ids = coach.ids
     mask = sum(1 << ids.index(c) for c in pos.filled)
-    upper = min(pos.upper, cap)
-    work = check_target_position(spec, mask, pos.aux, upper)
+    upper = min(pos.upper, spec.bonus[1])
+    query_size = check_target_position(spec, mask, pos.aux, upper)
     end = target_endgame(spec, mask, pos.aux, upper, need)
     ycat, keep_index = spec.yahtzee[0], spec.keeps[1]
     extra = 0
@@ -169,14 +169,8 @@ def target_options(coach: Coach, pos: Position, need: int) -> TargetQuery:
             chance = float(end.EX[pos.rolls_left - 1, keep_index[tuple(sorted(a.keep))], 0])
         else:
             c = ids.index(a.category)
-            pts = o.points - extra
-            a2 = pos.aux
-            if spec.mode == MODE_YAHTZEE and c == ycat:
-                a2 = 1 if pts > 0 else 0
-            elif spec.mode != MODE_YAHTZEE:
-                a2 = 0
-            u2 = min(upper + pts, cap) if is_upper[c] else upper
+            a2, u2 = after_box(spec, pos.aux, upper, c, o.points - extra)
             chance = end.after(mask | 1 << c, a2, u2, o.points)
         out.append(TargetOption(o, chance))
     out.sort(key=lambda t: -t.chance)  # stable: ties keep the coach's order
-    return TargetQuery(need, work, out)
+    return TargetQuery(need, query_size, out)

@@ -27,7 +27,7 @@ from numba import njit
 from ..actions import Action, Roll, Score
 from ..game import Game
 from ..rulesets.yahtzee import YahtzeeRuleset
-from .endgame import Endgame, solve_endgame, work
+from .endgame import Endgame, after_box, solve_endgame, work
 from .kernel import MODE_YAHTZEE
 from .moments import second_moments, turn_moments
 from .playout import read_only
@@ -159,7 +159,6 @@ class WinPlanner:
         dice = game.state.dice
         assert dice is not None
         spec, rs = self.spec, game.ruleset
-        is_upper, cap, _ = spec.bonus
         me = self.seat(game, game.state.current)
         util, end, EX, EX2 = self._prepare(game, me)
         index = spec.keeps[1]
@@ -177,12 +176,7 @@ class WinPlanner:
         extra = rs.extra_points(card, dice)
         for cid, pts in game.score_options().items():
             c = self.ids.index(cid)
-            a2 = me.aux
-            if spec.mode == MODE_YAHTZEE and c == spec.yahtzee[0]:
-                a2 = 1 if pts > 0 else 0
-            elif spec.mode != MODE_YAHTZEE:
-                a2 = 0
-            u2 = min(me.upper + pts, cap) if is_upper[c] else me.upper
+            a2, u2 = after_box(spec, me.aux, me.upper, c, pts)
             m2 = me.mask | 1 << c
             v, w = float(self.V[m2, a2, u2]), float(self.W[m2, a2, u2])
             shift = pts + extra
