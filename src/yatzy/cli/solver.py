@@ -444,8 +444,6 @@ def duel(
     rs = ruleset_from(rules_, option)
     try:
         names = check_bots(bots.split(","), rs)
-        if games < 1:
-            fail(_("play at least 1 game, not {games}").format(games=games))
         with progress_bar(estimate=True) as bar:
             task = bar.add_task(_("{bots} playing").format(bots=", ".join(names)), total=games,
                                 unit=_("games"))
