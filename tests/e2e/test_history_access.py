@@ -29,6 +29,8 @@ def test_the_history_lists_the_games_of_this_browsers_rooms_only(new_page: Any) 
     _other, theirs = bots_room(page)
     page.goto(f"/r/{watched}")
     page.get_by_role("button", name="Watch").click()  # a spectator's token, kept by the page
+    # the join is answered after the click: the bots (pace 0) may be done long before it is kept
+    page.wait_for_function(f"localStorage.getItem('yatzy.room.{watched}') !== null", timeout=DEADLINE * 1000)
     deadline = time.monotonic() + DEADLINE
     while not all(page.request.get(f"/api/rooms/{c}").json()["over"] for c in (watched, _other)):
         assert time.monotonic() < deadline, "the bots' games did not end"

@@ -154,8 +154,7 @@ async def test_the_end_comes_again_after_an_undo_of_the_last_score() -> None:
         await until_over(pilot, moves)
         assert isinstance(app.screen, EndScreen)
         await pilot.press("escape", "u")
-        await pilot.pause()
-        assert not play_screen(app).game.is_over
+        await until(pilot, lambda: not play_screen(app).game.is_over)
         await until_over(pilot, moves)
         assert isinstance(app.screen, EndScreen)
 
@@ -316,8 +315,8 @@ async def test_a_yatzy_is_celebrated() -> None:
         assert not any("Yatzy!" in str(n.message) for n in app._notifications)
         await pilot.press("u")
         await fill(pilot, "yatzy")
-        told = [str(n.message) for n in app._notifications]
-        assert "Yatzy! Ann scores 50 with all the dice alike." in told
+        await until(pilot, lambda: "Yatzy! Ann scores 50 with all the dice alike." in [
+            str(n.message) for n in app._notifications])
         assert screen.query_one("#dice").has_class("-yatzy")
 
 
@@ -351,6 +350,9 @@ async def test_a_personal_best_is_celebrated_at_the_end_and_only_a_best() -> Non
             await until(pilot, lambda s=screen: s.bests is not None)
             await until_over(pilot, [])
             total = view_of(app).players[0].total
+            if cheered:
+                await until(pilot, lambda a=app: any("personal best" in str(n.message)
+                                                     for n in a._notifications))
             told = [str(n.message) for n in app._notifications if "personal best" in str(n.message)]
             if cheered:
                 assert total > low.total(0)
@@ -480,10 +482,9 @@ async def test_a_solver_bot_waits_for_its_table_while_the_person_plays() -> None
         await pilot.press("r")
         await until(pilot, lambda: screen.ready)
         await pilot.press("enter", "y")
-        await pilot.pause()
+        await until(pilot, lambda: view_of(app).current == 0)  # the bot has played its turn
         view = view_of(app)
-        assert view.current == 0 and view.players[1].boxes and sum(
-            b.points is not None for b in view.players[1].boxes) == 1  # the bot has played its turn
+        assert view.players[1].boxes and sum(b.points is not None for b in view.players[1].boxes) == 1
 
 
 # ---- the coach ----------------------------------------------------------------------------
@@ -605,9 +606,8 @@ async def test_a_save_that_fails_says_why_and_the_game_goes_on(tmp_path: Path) -
     app = YatzyApp(Game("yatzy", ["Ann"], seed=21), pace=0, save_path=tmp_path / "no" / "such" / "x.json")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r", "ctrl+s", "enter")
-        await pilot.pause()
+        await until(pilot, lambda: any("could not save" in str(n.message) for n in app._notifications))
         assert isinstance(app.screen, PlayScreen)
-        assert any("could not save" in str(n.message) for n in app._notifications)
         await pilot.press("r")
         assert view_of(app).rolls_left == 1
 
@@ -654,6 +654,7 @@ async def test_a_history_that_cannot_be_written_is_said_and_the_game_goes_on(
     async with app.run_test(size=SIZE) as pilot:
         await until_over(pilot, moves)
         assert isinstance(app.screen, EndScreen) and play_screen(app).game.is_over
+        await until(pilot, lambda: any("could not be kept" in str(n.message) for n in app._notifications))
         told = [str(n.message) for n in app._notifications]
         assert any(m.startswith("the game could not be kept in your history: could not make the folder")
                    for m in told), told
@@ -717,7 +718,8 @@ async def test_the_new_game_screen_sets_up_players_rules_and_remembers_them() ->
         await pilot.click("#remove-0")  # the first player leaves
         await until(pilot, lambda: not screen.query("#name-2"))
         screen.query_one("#rules").value = "yahtzee"  # type: ignore[attr-defined]
-        await until(pilot, has("#opt-joker"))
+        await until(pilot, has("#opt-joker"))  # the screen composed again for the new rules
+        await until(pilot, placed("#roll-off"))  # and laid out
         screen.query_one("#opt-joker").value = "free"  # type: ignore[attr-defined]
         screen.query_one("#seed").value = "42"  # type: ignore[attr-defined]
         await pilot.click("#roll-off")

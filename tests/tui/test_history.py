@@ -85,7 +85,8 @@ def shown(widget: Static) -> list[str]:
 async def open_history(pilot: Pilot[Any]) -> HistoryScreen:
     await pilot.pause()
     await pilot.press("h")
-    await pilot.pause()
+    await until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen)
+                and bool(pilot.app.screen.query("#history-list, #history-empty")))
     screen = pilot.app.screen
     assert isinstance(screen, HistoryScreen)
     return screen
@@ -170,8 +171,7 @@ async def test_enter_on_a_game_opens_its_review(db: Database) -> None:
         assert player_stats(db, "kids")[0].mean_points_lost is None
         await until(pilot, lambda: review.analysis is not None)
         await pilot.press("escape")
-        await pilot.pause()
-        assert app.screen is screen
+        await until(pilot, lambda: app.screen is screen)
         # the points lost the review found are kept, and the statistics show them
         analysed = player_stats(db, "kids")
         assert all(s.analysed == 1 and s.mean_points_lost is not None for s in analysed)

@@ -90,10 +90,11 @@ async def test_a_large_terminal_shows_the_card_beside_the_coach() -> None:
 async def test_the_key_bar_fits_80_columns_with_help_first_and_quit_last(lang: str) -> None:
     app = YatzyApp(game(), pace=0, lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r")
-        await pilot.pause()
         with language(lang):
             first, last = f" ?  {_('help')}", f" q  {_('quit')}"
+        await until(pilot, lambda: rows(app)[-1].rstrip().endswith(last))
+        await pilot.press("r")
+        await pilot.pause()
         bar = rows(app)[-1].rstrip()
         assert bar.lstrip().startswith(first.strip()) and bar.endswith(last), bar
         assert "…" not in bar
@@ -111,7 +112,7 @@ async def test_a_terminal_below_the_smallest_size_says_how_large_to_make_it() ->
     app = YatzyApp(game(), pace=0, lang="fi")
     smallest = YatzyApp.SMALLEST
     async with app.run_test(size=(50, 15)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TooSmallScreen))
+        await until(pilot, lambda: isinstance(app.screen, TooSmallScreen) and "50×15" in " ".join(rows(app)))
         screen = " ".join(rows(app))
         assert f"{smallest.width}×{smallest.height}" in screen and "50×15" in screen
         assert "Ikkuna on liian pieni" in screen  # in the player's language
@@ -257,7 +258,8 @@ async def test_the_end_dialog_is_in_the_middle_of_the_screen(size: tuple[int, in
     app = YatzyApp(Game("yatzy", [Seat("Greedy", "bot", "greedy"), Seat("Random", "bot", "random")], seed=4),
                    pace=0)
     async with app.run_test(size=size) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, EndScreen))
+        await until(pilot, lambda: isinstance(app.screen, EndScreen) and bool(app.screen.query("#standings"))
+                    and app.screen.query_one("#standings").region.area > 0)
         await pilot.pause()
         box = app.screen.query_one(".box").region
         text = app.screen.query_one("#standings").region

@@ -128,8 +128,7 @@ async def test_two_people_keep_a_whole_yatzy_game_by_typing_their_dice() -> None
             turns.append((throws, box))
             if not game.is_over:
                 assert card_totals(app) == game.totals()  # the card adds up as the engine does
-        await pilot.pause()
-        assert isinstance(app.screen, EndScreen)
+        await until(pilot, lambda: isinstance(app.screen, EndScreen) and bool(app.screen.query("#standings")))
         view = view_of(app)
         assert view.outcome is not None
         standings = str(app.screen.query_one("#standings").render())
@@ -288,8 +287,7 @@ async def test_a_finished_game_is_kept_at_once_and_a_fix_after_the_end_updates_i
         for face, box in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), 1):
             await throw(pilot, [face] * 5)
             await fill(pilot, box)
-        await pilot.pause()
-        assert isinstance(app.screen, EndScreen)
+        await until(pilot, lambda: isinstance(app.screen, EndScreen))
         with Database() as db:
             [kept] = list_games(db)
         assert kept.finished and kept.dice_from == "players" and kept.seats[0].total == game.total(0)
@@ -378,7 +376,7 @@ async def test_the_new_game_screen_sets_up_a_scorekeeper_game() -> None:
         screen = app.screen
         assert isinstance(screen, NewGameScreen)
         screen.query_one("#dice-from", Select).value = "players"
-        await pilot.pause()
+        await until(pilot, lambda: bool(app.screen.query("#first")) and bool(app.screen.query("#name-1")))
         screen = app.screen
         assert not screen.query("#seed") and not screen.query("#roll-off")  # no seed, no roll-off
         assert not screen.query(".kind")  # every seat a person
@@ -410,6 +408,7 @@ async def test_a_row_switched_to_a_bot_takes_the_bots_name_in_the_games_language
         assert screen.query_one("#name-1", Input).value == "Ahne botti"  # a first start's bot
         screen.query_one("#add").focus()
         await pilot.press("enter")
+        await until(pilot, lambda: bool(app.screen.query("#kind-2")))
         screen = app.screen
         name = screen.query_one("#name-2", Input)
         assert name.value == "Pelaaja 3"

@@ -13,6 +13,7 @@ from yatzy.solver.solve import solve
 from yatzy.tui import coach as panel
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.dialogs import ConfirmScreen
+from yatzy.tui.play import PlayScreen
 from yatzy.tui.settings import Settings
 
 SIZE = (120, 40)
@@ -63,20 +64,20 @@ async def test_the_warning_asks_before_a_costly_move_and_is_remembered() -> None
         assert costs[worst][0] > 1.0  # type: ignore[index]
         before = list(game.log)
         screen.act(worst)
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and bool(app.screen.query("Static")))
         assert "loses" in str(app.screen.query_one("Static").render())
         await pilot.press("n")  # not played: nothing changes
         assert game.log == before
         screen.act(worst)
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")  # played anyway
-        await pilot.pause()
-        assert game.log[-1] == worst
+        await until(pilot, lambda: game.log[-1] == worst)
         await pilot.press("r")
+        await until(pilot, lambda: isinstance(game.log[-1], Roll))  # rolled
+        played_before = len(game.log)
         best = min(game.legal_actions(), key=lambda a: panel.cost_of(game, a)[0])  # type: ignore[index]
         screen.act(best)  # the best move is played at once
-        await pilot.pause()
+        await until(pilot, lambda: len(game.log) > played_before)
         played = game.log[-1]
         assert (played.keep == best.keep if isinstance(best, Roll) else played == best)  # type: ignore[union-attr]
         assert not isinstance(app.screen, ConfirmScreen)
@@ -102,20 +103,19 @@ async def test_a_costly_zero_is_asked_about_once_in_one_question_that_says_both(
         assert lost > 1.0
         before = list(game.log)
         await fill(pilot, zero.id)
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                    and bool(app.screen.query("#question")))
         question = str(app.screen.query_one("#question").render())
         assert question.startswith(f"Fill {box_label(zero.number, zero.name)} with 0? Other boxes")
         assert f"loses {lost:.1f} points against the coach's best: {best.action.describe()}" in question
         await pilot.press("n")  # not played, and no second question
-        await pilot.pause()
+        await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
         assert not isinstance(app.screen, ConfirmScreen) and game.log == before
         await fill(pilot, zero.id)
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")  # one yes plays it
-        await pilot.pause()
+        await until(pilot, lambda: game.log[-1] == Score(zero.id))
         assert not isinstance(app.screen, ConfirmScreen)
-        assert game.log[-1] == Score(zero.id)
         assert screen.session.view().players[0].boxes[zero.number - 1].points == 0
 
 
@@ -124,11 +124,25 @@ async def test_the_warnings_threshold_is_counted_in_points_in_each_language() ->
     """ "more than 1 point", not "more than 1 points"; Russian has a form for each count."""
     for lang, one, three in (("en", "more than 1 point against", "more than 3 points against"),
                              ("ru", "больше 1 очка против", "больше 3 очков против")):
-        app = YatzyApp(Game("kids", ["Ann"], seed=11), lang=lang, pace=0)
-        async with app.run_test(size=SIZE) as pilot:
-            app.settings.warn_above = None  # the first app's choice is remembered: start from off
-            said = []
-            for _ in range(2):
-                await pilot.press("w")
-                said.append(list(app._notifications)[-1].message)
-            assert one in said[0] and three in said[1], said
+        said = await warnings_said(YatzyApp(Game("kids", ["Ann"], seed=11), lang=lang, pace=0), presses=2)
+        assert one in said[0] and three in said[1], said
+
+
+async def warnings_said(app: YatzyApp, presses: int) -> list[str]:
+    """What the game says on each press of w, the warning off at first."""
+    async with app.run_test(size=SIZE) as pilot:
+        app.settings.warn_above = None  # the first app's choice is remembered: start from off
+        await until(pilot, lambda: any(isinstance(s, PlayScreen) for s in app.screen_stack))
+        seen: set[str] = set()
+        said: list[str] = []
+
+        def new() -> list[str]:
+            """The notices not seen before (one may have timed out meanwhile on a slow machine)."""
+            return [n.message for n in app._notifications if n.identity not in seen]
+
+        for _ in range(presses):
+            await pilot.press("w")
+            await until(pilot, lambda: bool(new()))
+            said += new()
+            seen |= {n.identity for n in app._notifications}
+        return said
