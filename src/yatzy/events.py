@@ -151,17 +151,19 @@ EVENTS: dict[str, type[Event]] = {cls.kind: cls for cls in (
 """Every kind of event by its ``kind``."""
 
 
+def _tuples(v: Any) -> Any:
+    """A JSON list as a tuple, nested lists too (a module function: a nested one that calls
+    itself is a reference cycle, garbage only the collector frees, one per event read)."""
+    return tuple(map(_tuples, v)) if isinstance(v, list) else v
+
+
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """The event :meth:`Event.to_dict` wrote (a web server's copy): the same event back.
 
     :raises KeyError: an unknown kind or a field missing; :raises TypeError: a field too many.
     """
     cls = EVENTS[data["kind"]]
-
-    def value(v: Any) -> Any:
-        return tuple(map(value, v)) if isinstance(v, list) else v
-
-    fields_ = {k: value(v) for k, v in data.items() if k != "kind"}
+    fields_ = {k: _tuples(v) for k, v in data.items() if k != "kind"}
     if cls is GameOver:
         fields_["standings"] = tuple(StandingView(**s) for s in data["standings"])
     return cls(**fields_)

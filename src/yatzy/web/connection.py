@@ -86,7 +86,8 @@ def worded(room: Room, last: int, view: GameView, lang: str) -> list[dict[str, A
     if events is None:
         return None
     made: list[dict[str, Any]] = room.memo(
-        ("words", lang, last), lambda: [{**e, "text": event_words(e, view, lang)} for e in events])
+        ("words", lang, last), lambda: [{**e, "text": event_words(e, view, lang)} for e in events],
+        passing=True)
     return made
 
 

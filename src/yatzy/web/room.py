@@ -26,6 +26,9 @@ from .protocol import BotsPreparing, ErrorCode, Presence, SeatPresence
 
 EVENT_BUFFER = 2000
 """Events a room keeps in memory for clients that resume; older ones need a full state."""
+PASSING = 0.05
+"""Seconds a view made for a change of the game is kept for the clients woken by that change
+(see :meth:`Room.memo`): long enough for every one of them, short enough that it dies young."""
 STRONGEST = "optimal"
 """The level a seat handed to a bot gets in a room without bots of its own."""
 
@@ -132,6 +135,8 @@ class Room:
     _memo: dict[Any, Any] = field(default_factory=dict)
     """Views and messages made since the game last changed (see :meth:`memo`)."""
     _memo_of: tuple[Any, ...] = ()
+    _passing: dict[Any, Any] = field(default_factory=dict)
+    """The memo's objects kept only while the clients woken by the change take them."""
 
     @classmethod
     def from_record(cls, record: RoomRecord, session: Session | None = None) -> Room:
@@ -195,19 +200,37 @@ class Room:
             self.buffer = self.buffer[len(dropped):]
             self.buffer_from = max(self.buffer_from, max(e["version"] for e in dropped))
 
-    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+    def memo(self, key: Any, make: Callable[[], Any], *, passing: bool = False) -> Any:
         """What ``make`` makes, made once per ``key`` until the game changes (a new version,
         event, game or stand-in): each distinct view, each distinct message's JSON, is made
-        once for every client that gets it."""
+        once for every client that gets it.
+
+        ``passing``: kept for :data:`PASSING` seconds only (when an event loop runs), for the
+        clients the change wakes; one who comes later has it made again, the same. A room's
+        views are thousands of objects the garbage collector would otherwise walk again and
+        again for the seconds until the next move (with 1000 games, the young collections'
+        40-50 ms pauses); the messages' JSON text it never walks, and stays."""
         now = (self.version, self.session.seq, id(self.session), self.buffer_from, self.buffered,
                tuple(sorted(self.stand_ins.items())))
         if now != self._memo_of:
-            self._memo, self._memo_of = {}, now
+            self._memo, self._passing, self._memo_of = {}, {}, now
+        kept = self._passing if passing else self._memo
         try:
-            return self._memo[key]
+            return kept[key]
         except KeyError:
-            made = self._memo[key] = make()
+            made = kept[key] = make()
+            if passing:
+                self._let_pass(kept, key)
             return made
+
+    @staticmethod
+    def _let_pass(kept: dict[Any, Any], key: Any) -> None:
+        """Forget ``key`` in ``kept`` after :data:`PASSING` seconds (never, outside an event loop)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        loop.call_later(PASSING, kept.pop, key, None)
 
     @staticmethod
     def viewer(grant: Grant) -> tuple[str, int | None]:
@@ -219,10 +242,12 @@ class Room:
         game for every holder of the same role and seat): a seat's own view; the table's (hot
         seat: the moves of whichever person is to play); a spectator's, or a seat played by a
         stand-in bot, without moves to make."""
-        return self.memo(("view", self.viewer(grant), lang), lambda: self._view(grant, lang))  # type: ignore[no-any-return]
+        return self.memo(("view", self.viewer(grant), lang), lambda: self._view(grant, lang),  # type: ignore[no-any-return]
+                         passing=True)
 
     def _view(self, grant: Grant, lang: str) -> GameView:
-        table = self.memo(("table view", lang), lambda: game_view(self.game, None, lang, self.session.seq))
+        table = self.memo(("table view", lang), lambda: game_view(self.game, None, lang, self.session.seq),
+                          passing=True)
         view = as_seen_by(table, grant.seat if grant.role == "seat" else None)  # one making for every seat
         if grant.role == "spectator" or (not self.over and self.game.state.current in self.stand_ins):
             view = replace(view, legal_actions=(), score_options=())

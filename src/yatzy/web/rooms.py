@@ -461,9 +461,16 @@ class Rooms:
 
     async def saved(self, game_id: int | None = None) -> None:
         """Wait until the whole save of the game ``game_id`` (if a room here plays it; every
-        game's by default) is written: what the history reads is then up to date."""
+        game's by default) is written: what the history reads is then up to date. An action
+        being committed (under the room's lock) is waited for first: the game may be over in
+        memory while its last move is still being written, and only then is its save begun."""
         for room in list(self.rooms.values()):
-            if game_id in (None, room.game_id) and room.saving is not None and not room.saving.done():
+            if game_id not in (None, room.game_id):
+                continue
+            if room.lock.locked():
+                async with room.lock:
+                    pass
+            if room.saving is not None and not room.saving.done():
                 await asyncio.shield(room.saving)
 
     async def _publish(self, room: Room, news: dict[str, Any]) -> None:
