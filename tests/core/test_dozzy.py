@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from yatzy import checks
 from yatzy.errors import IllegalActionError
 from yatzy.game import Game, Roll, Score
 from yatzy.registry import get_ruleset
@@ -108,3 +109,55 @@ def test_yatzy_and_full_house_with_every_face_in_play() -> None:
     assert RS.score("full_house", (2, 2, 2, 3, 3), frozenset({3})) == 0
     out, back = RS.tile_moves("yatzy", (5, 5, 5, 5, 5), frozenset({6, 9}))
     assert out == {5} and back == [frozenset()]
+
+
+def test_a_restore_is_refused_unless_it_brings_back_exactly_the_tiles_that_leave_three_out() -> None:
+    """docs/rules.md: with 4 or more tiles out a player may, before the turn's first roll,
+    bring back tiles that are out until 3 remain; otherwise none may come back."""
+    with pytest.raises(IllegalActionError, match="^tiles may come back only before the first roll of a turn "
+                                                 "with 4 or more out$"):
+        checks.restore(0, (1,), frozenset({1, 2, 3}))
+    for out in (frozenset({2, 4, 6, 8}), frozenset({1, 3, 5, 7, 9})):
+        may = len(out) - 3
+        tiles = "tile" if may == 1 else "tiles"
+        words = (f"bring back exactly {may} {tiles} of those that are out "
+                 f"({' '.join(map(str, sorted(out)))}), leaving 3 out")
+        twice = [(min(out),) * may] if may > 1 else []  # the right count, but one tile named twice
+        ordered = tuple(sorted(out))
+        for wrong in ((10,) * may, ordered[: may + 1], (*ordered[: may - 1], 12), *twice):
+            with pytest.raises(IllegalActionError) as refused:
+                checks.restore(may, wrong, out)
+            assert str(refused.value) == words
+        right = tuple(sorted(out))[:may]
+        assert checks.restore(may, right, out) == frozenset(right)
+
+
+def test_tile_returns_refusals_write_the_scores_to_type() -> None:
+    two = [frozenset({4, 5}), frozenset({9})]
+    both = f"{Score('n3', (4, 5))} or {Score('n3', (9,))}"
+    with pytest.raises(IllegalActionError) as refused:
+        checks.tile_returns("n3", two, None)
+    assert str(refused.value) == f"choose which tiles come back: {both}"
+    for wrong, words in (((7,), "tile 7"), ((8, 7), "tiles 7 8")):
+        with pytest.raises(IllegalActionError) as refused:
+            checks.tile_returns("n3", two, wrong)
+        assert str(refused.value) == f"{words} cannot come back with this score; choose {both}"
+    assert checks.tile_returns("n3", two, (9,)) == frozenset({9})
+    with pytest.raises(IllegalActionError) as refused:
+        checks.tile_returns("n3", [frozenset({9})], (4,))
+    assert str(refused.value) == f"tile 4 cannot come back with this score; choose {Score('n3')}"
+    assert checks.tile_returns("n3", [frozenset({9})], None) == frozenset({9})
+    with pytest.raises(IllegalActionError) as refused:
+        checks.tile_returns("n3", [frozenset()], (4,))
+    assert str(refused.value) == f"no tiles come back with this score: write {Score('n3')}"
+
+
+def test_tiles_are_whole_numbers_1_to_12() -> None:
+    from yatzy.errors import InvalidActionError
+    from yatzy.rules import check_tiles
+
+    assert check_tiles([12, 1, 12]) == frozenset({1, 12})
+    for tiles, first_bad in (([3, 13, 0], 13), ([0], 0), ([True], True), ([5, "7"], "7"), ([2.0], 2.0)):
+        with pytest.raises(InvalidActionError) as refused:
+            check_tiles(tiles)
+        assert str(refused.value) == f"tiles are numbered 1 to 12, not “{first_bad}”"

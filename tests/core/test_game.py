@@ -7,9 +7,10 @@ import json
 
 import pytest
 
+from yatzy import saves
 from yatzy.bots import GreedyBot, RandomBot, run
 from yatzy.errors import IllegalActionError, InvalidActionError, UnknownRulesetError
-from yatzy.game import Game, Restore, Roll, Score
+from yatzy.game import Game, Restore, Roll, Score, Seat
 from yatzy.registry import OPTIONS, RULESETS, get_ruleset
 
 
@@ -97,14 +98,16 @@ def test_bad_input_changes_nothing() -> None:
     g.roll()
     g.score("ones")
     g.roll()
-    with pytest.raises(IllegalActionError, match="is filled already"):
-        g.score("chance")
+    filled = "^box 14 Chance is filled already; choose an open box from the list$"
+    with pytest.raises(IllegalActionError, match=filled):
+        g.score("chance")  # Chance is the 14th of Yatzy's 15 boxes (docs/rules.md)
 
 
 def test_forced_order_message() -> None:
     g = Game("pakko", ["a"], seed=1)
     g.roll()
-    with pytest.raises(IllegalActionError, match="the next one is 1 Ones"):
+    in_order = "^this game fills the boxes in order: the next one is 1 Ones$"
+    with pytest.raises(IllegalActionError, match=in_order):
         g.score("chance")
     up = Game(get_ruleset("tvungen", order="up"), ["a"], seed=1)
     up.roll()
@@ -122,8 +125,10 @@ def test_must_keep_one() -> None:
 
 def test_undo_score_but_not_roll() -> None:
     g = Game("yatzy", ["a", "b"], seed=9)
+    with pytest.raises(IllegalActionError, match="^nothing to undo$"):
+        g.undo()
     g.roll()
-    with pytest.raises(IllegalActionError, match="cannot be undone"):
+    with pytest.raises(IllegalActionError, match="^a roll cannot be undone: its dice have been seen$"):
         g.undo()
     dice = g.state.dice
     g.score("chance")
@@ -214,24 +219,53 @@ def finished_save() -> dict:
 
 
 def test_save_without_seed_or_format_is_refused() -> None:
-    for field, match in (("seed", "no “seed” field"), ("format", "no save format")):
+    for field, match in (("seed", "^the saved game has no “seed” field$"),
+                         ("format", "^this file has no save format number; it is not a saved game$")):
         data = finished_save()
         del data[field]
         with pytest.raises(InvalidActionError, match=match):
             Game.from_dict(data)
     data = finished_save()
     data["format"] = 99
-    with pytest.raises(InvalidActionError, match="format 99; this version reads formats 1 and 2"):
+    unknown = "^this saved game has format 99; this version reads formats 1 and 2$"
+    with pytest.raises(InvalidActionError, match=unknown):
         Game.from_dict(data)
     data = finished_save()
     data["seed"] = "7"
-    with pytest.raises(InvalidActionError, match="whole number"):
+    with pytest.raises(InvalidActionError, match="^the saved game's seed must be a whole number$"):
         Game.from_dict(data)
-    for bad in ([1, 2], {"roll": {"keep": []}}, {"hop": {}}):
+    for bad, words in (([1, 2], "each logged action is a JSON object"),
+                       ({"roll": {"keep": []}}, "malformed action in the saved game: {action}"),
+                       ({"hop": {}},
+                        "unknown action in the saved game: {action}; expected roll, score or restore")):
         data = finished_save()
         data["log"][0] = bad
-        with pytest.raises(InvalidActionError, match="action"):
+        with pytest.raises(InvalidActionError) as refused:
             Game.from_dict(data)
+        assert str(refused.value) == words.format(action=json.dumps(bad))
+    for field, wrong, words in (("seats", "ab", "the saved game's seats and log must be lists"),
+                                ("log", {}, "the saved game's seats and log must be lists"),
+                                ("options", [], "the saved game's options must be an object"),
+                                ("amendments", {}, "the saved game's amendments must be a list")):
+        data = finished_save()
+        data[field] = wrong
+        with pytest.raises(InvalidActionError) as refused:
+            Game.from_dict(data)
+        assert str(refused.value) == words
+
+
+def test_a_save_keeps_the_rulesets_options_and_reads_absent_fields_as_their_defaults() -> None:
+    game = Game(get_ruleset("yatzy", bonus_threshold=50), ["a"], seed=4)
+    game.roll()
+    game.score("chance")
+    data = json.loads(game.to_json())
+    assert data["options"]["bonus_threshold"] == 50
+    assert Game.from_dict(data).ruleset.options == game.ruleset.options
+    for key in ("options", "roll_off", "first", "dice_from", "amendments"):
+        del data[key]
+    save = saves.read(data)
+    assert (save.roll_off, save.first, save.dice_from, save.amendments) == (False, None, "server", ())
+    assert save.ruleset.options == get_ruleset("yatzy").options
 
 
 def test_save_with_edited_dice_is_refused() -> None:
@@ -239,16 +273,26 @@ def test_save_with_edited_dice_is_refused() -> None:
     rolls = [i for i, a in enumerate(data["log"]) if "roll" in a]
     i = rolls[3]
     result = data["log"][i]["roll"]["result"]
-    data["log"][i]["roll"]["result"] = [6 if d != 6 else 5 for d in result]
-    with pytest.raises(InvalidActionError, match=f"action {i + 1} .*seed rolls"):
+    edited = [6 if d != 6 else 5 for d in result]
+    data["log"][i]["roll"]["result"] = edited
+    with pytest.raises(InvalidActionError) as refused:
         Game.from_dict(data)
+    shown, drawn = (" ".join(map(str, sorted(d))) for d in (edited, result))
+    assert str(refused.value) == (f"action {i + 1} (a roll) shows {shown}, "
+                                  f"but this game's seed rolls {drawn}: "
+                                  "the saved game was changed by hand or damaged")
 
 
 def test_save_with_an_illegal_action_names_it() -> None:
     data = finished_save()
     data["log"][1] = {"score": {"category": "nope"}}
-    with pytest.raises(InvalidActionError, match="action 2 of the saved game"):
+    with pytest.raises(InvalidActionError) as refused:
         Game.from_dict(data)
+    data["log"] = data["log"][:1]
+    alone = Game.from_dict(data)
+    with pytest.raises(InvalidActionError) as plain:
+        alone.apply(Score("nope"))
+    assert str(refused.value) == f"action 2 of the saved game: {plain.value}"
 
 
 # ---- a fast stand-in for the random whole games above ----------------------------------------
@@ -265,3 +309,183 @@ def test_whole_game_of_every_ruleset_saves_and_loads(name: str) -> None:
     if rs.uses_board:
         assert any(isinstance(a, Restore) for a in game.log)
         assert any(isinstance(a, Score) and a.returns for a in game.log)
+
+
+# ---- turns, clones and corrections in the save (the core layer's mutation survivors) ---------
+def _typed(dice: tuple[int, ...], box: str) -> list[Roll | Score]:
+    return [Roll((), dice), Score(box)]
+
+
+def test_turns_cut_the_log_after_each_score_and_end_with_the_unfinished_one() -> None:
+    game = Game("yatzy", ["A", "B"], dice_from="players")
+    for action in [*_typed((6, 6, 6, 6, 6), "yatzy"),
+                   Roll((), (1, 1, 2, 3, 4)), Roll((2, 3, 4), (1, 5)), Score("small_straight"),
+                   Roll((), (2, 2, 3, 3, 3))]:
+        game.apply(action)
+    assert [(t.player, t.start, t.stop) for t in game.turns()] == [(0, 0, 2), (1, 2, 5), (0, 5, 6)]
+    assert game.totals() == [50, 15]  # Yatzy 50, Small Straight 1-2-3-4-5 15 (docs/rules.md)
+
+
+def test_a_clone_plays_on_without_touching_the_original() -> None:
+    game = Game("yatzy", ["A", "B"], dice_from="players")
+    for action in [*_typed((1, 2, 3, 4, 5), "chance"), *_typed((1, 2, 3, 4, 5), "chance")]:
+        game.apply(action)
+    game.amend(0, _typed((1, 1, 2, 3, 4), "chance"))
+    saved = game.to_json()
+    twin = game.clone()
+    assert (twin.movers, twin.roll_offs, twin.amendments) == (game.movers, game.roll_offs, game.amendments)
+    assert twin.state == game.state
+    for action in _typed((6, 6, 6, 6, 6), "yatzy"):
+        twin.apply(action)
+    twin.amend(1, _typed((6, 6, 6, 6, 5), "chance"))
+    assert twin.totals() == [11 + 50, 29]  # Chance is the sum of the dice, Yatzy 50
+    assert game.to_json() == saved and game.totals() == [11, 15]
+    assert Game.from_json(saved).state == game.state
+
+
+def test_corrections_before_and_after_the_end_survive_a_save() -> None:
+    game = Game("yatzy", ["A"], dice_from="players")
+    boxes = list(game.ruleset.category_ids)
+    game.apply(Roll((), (1, 2, 3, 4, 5)))
+    game.apply(Score(boxes[0]))
+    one_turn = "^there is 1 finished turn to correct; turns are numbered from 0$"
+    with pytest.raises(IllegalActionError, match=one_turn):
+        game.amend(True, _typed((1, 1, 1, 1, 1), boxes[0]))  # a bool is not a turn number
+    with pytest.raises(InvalidActionError, match="^a corrected turn is its rolls and ends with one score$"):
+        game.amend(0, [*_typed((1, 1, 1, 1, 1), boxes[0]), *_typed((1, 1, 1, 1, 1), boxes[1])])
+    first = game.amend(0, _typed((2, 2, 3, 4, 5), boxes[0]))
+    for box in boxes[1:]:
+        game.apply(Roll((), (1, 2, 3, 4, 5)))
+        game.apply(Score(box))
+    assert game.is_over
+    before = game.totals()[0]
+    last = game.amend(0, _typed((1, 1, 1, 1, 1), boxes[0]))
+    assert boxes[0] == "ones" and game.totals() == [before + 5]  # Ones: 0 with 2-2-3-4-5, 5 with five 1s
+    assert (first.after_end, last.after_end) == (False, True)
+    assert last.old == tuple(_typed((2, 2, 3, 4, 5), "ones"))
+    assert last.new == tuple(_typed((1, 1, 1, 1, 1), "ones"))
+    written = json.loads(game.to_json())["amendments"]
+    assert "after_end" not in written[0] and written[1]["after_end"] is True
+    loaded = Game.from_json(game.to_json())
+    assert loaded.amendments == game.amendments == [first, last]
+    written[1]["turn"] = "0"  # a turn number written as text still reads
+    data = json.loads(game.to_json())
+    data["amendments"] = written
+    assert Game.from_dict(data).amendments == [first, last]
+    data["amendments"] = [{"turn": 0, "old": []}]
+    with pytest.raises(InvalidActionError) as refused:
+        Game.from_dict(data)
+    malformed = json.dumps(data["amendments"][0])
+    assert str(refused.value) == f"a malformed amendment in the saved game: {malformed}"
+
+
+def test_the_joker_rule_refusal_names_the_box_and_the_boxes_allowed() -> None:
+    """Yahtzee: a second Yahtzee with the Yahtzee box filled and its upper box open must go
+    there (docs/rules.md); Chance is box 13 of 13 and Fours box 4."""
+    game = Game("yahtzee", ["A"], dice_from="players")
+    for action in [*_typed((3, 3, 3, 3, 3), "yahtzee"), Roll((), (4, 4, 4, 4, 4))]:
+        game.apply(action)
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(Score("chance"))
+    joker = "box 13 Chance cannot take these dice now (joker rule); you may score: 4 Fours"
+    assert str(refused.value) == joker
+
+
+def test_roll_offs_throw_one_die_each_and_every_face_turns_up() -> None:
+    faces = set()
+    for seed in range(40):
+        game = Game("yatzy", ["A", "B", "C"], seed=seed, roll_off=True)
+        faces.update(die for throw in game.roll_offs for die in throw.values())
+        highest = max(game.roll_offs[-1].values())
+        assert [s for s, die in game.roll_offs[-1].items() if die == highest] == [game.first]
+    assert faces == {1, 2, 3, 4, 5, 6}
+
+
+def test_text_that_is_not_json_is_refused_with_the_parsers_words() -> None:
+    with pytest.raises(json.JSONDecodeError) as parser:
+        json.loads("{nope")
+    with pytest.raises(InvalidActionError) as refused:
+        Game.from_json("{nope")
+    assert str(refused.value) == f"the saved game is not valid JSON: {parser.value}"
+    with pytest.raises(InvalidActionError, match="^a saved game is a JSON object$"):
+        Game.from_json("[1, 2]")
+
+
+def test_a_replay_by_default_takes_the_logs_dice_with_no_roll_off_and_the_server_rolling() -> None:
+    typed = Game("yatzy", ["A", "B"], dice_from="players")
+    for action in _typed((6, 6, 6, 6, 6), "yatzy"):
+        typed.apply(action)
+    again = Game.replay(typed.ruleset, ["A", "B"], 5, typed.log)  # seed 5 rolls other dice
+    assert (again.roll_offs, again.first, again.dice_from) == ([], 0, "server")
+    assert again.totals() == [50, 0] and again.state.current == 1
+    with pytest.raises(IllegalActionError) as refused:  # the second player scores before rolling
+        Game.replay(typed.ruleset, ["A", "B"], 5, [*typed.log, Score("chance")],
+                    where=lambda number: f"turn {number}: {{error}}")
+    assert str(refused.value).startswith("turn 3: ") and len(str(refused.value)) > len("turn 3: ")
+
+
+def test_the_winners_are_every_player_with_the_highest_total() -> None:
+    game = Game("yatzy", ["A", "B", "C"], dice_from="players")
+    assert game.winners() == [0, 1, 2] and game.last_mover() is None
+    for action in [*_typed((6, 6, 6, 6, 6), "yatzy"), *_typed((1, 2, 3, 4, 5), "small_straight"),
+                   *_typed((2, 2, 2, 2, 2), "yatzy")]:
+        game.apply(action)
+    assert game.totals() == [50, 15, 50] and game.winners() == [0, 2] and game.last_mover() == 2
+
+
+def test_roll_reaching_keeps_every_die_it_can_but_never_all_five() -> None:
+    """A throw typed at a real table becomes the roll that keeps the most dice of the table
+    (the multiset common to both), at most four: a throw that changed nothing re-rolled one."""
+    from collections import Counter
+
+    tables = [(1, 1, 2, 3, 4), (6, 6, 6, 6, 6), (1, 2, 3, 4, 5), (2, 2, 3, 5, 6)]
+    fresh = Game("yatzy", ["A"], dice_from="players")
+    assert fresh.roll_reaching([5, 1, 3, 1, 2]) == Roll((), (1, 1, 2, 3, 5))
+    for before in tables:
+        game = Game("yatzy", ["A"], dice_from="players")
+        game.apply(Roll((), before))
+        for after in tables:
+            roll = game.roll_reaching(list(reversed(after)))
+            assert roll.result is not None and tuple(sorted(roll.keep + roll.result)) == after
+            assert roll.result == tuple(sorted(roll.result))
+            assert not Counter(roll.keep) - Counter(before)
+            assert len(roll.keep) == min(4, sum((Counter(before) & Counter(after)).values()))
+    with pytest.raises(InvalidActionError) as refused:
+        fresh.roll_reaching([1, 2, 3])
+    assert str(refused.value) == f"{fresh.ruleset.title} is played with 5 dice; you typed 3"
+
+
+def test_amend_refuses_in_the_players_words_and_keeps_the_game_a_scorekeepers() -> None:
+    game = Game("yatzy", ["A", "B"], dice_from="players")
+    for action in [*_typed((1, 2, 3, 4, 5), "chance"), *_typed((1, 2, 3, 4, 5), "chance")]:
+        game.apply(action)
+    two_turns = "^there are 2 finished turns to correct; turns are numbered from 0$"
+    for turn in (2, "0", -1):
+        with pytest.raises(IllegalActionError, match=two_turns):
+            game.amend(turn, _typed((6, 6, 6, 6, 6), "yatzy"))  # type: ignore[arg-type]
+    with pytest.raises(InvalidActionError, match="^a corrected turn is its rolls and ends with one score$"):
+        game.amend(0, [Roll((), (6, 6, 6, 6, 6)), Score("yatzy"), Score("chance")])
+    game.amend(0, _typed((6, 6, 6, 6, 6), "yatzy"))
+    assert game.dice_from == "players" and game.totals() == [50, 15]
+    game.apply(Roll((), (2, 2, 2, 2, 2)))  # typed dice still taken
+    assert game.state.dice == (2, 2, 2, 2, 2)
+
+
+def test_the_outcome_ranks_the_players_by_total_and_a_version_1_save_reads_bot_seats() -> None:
+    game = Game("kids", ["Ann", "Bo"], dice_from="players")
+    for face, box in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), 1):
+        for dice in ((face,) * 4 + (face % 6 + 1,), (face,) * 5):  # Ann four of the face, Bo five
+            game.apply(Roll((), dice))
+            game.score(box)
+    outcome = game.outcome()
+    assert outcome is not None and game.totals()[1] > game.totals()[0]
+    assert [(s.player, s.name, s.total, s.rank) for s in outcome.standings] == [
+        (1, "Bo", game.totals()[1], 1), (0, "Ann", game.totals()[0], 2)]
+    data = finished_save()
+    del data["seats"]
+    data["format"], data["players"] = 1, ["Ann", "Greedy (bot)"]
+    assert [s.to_dict() for s in saves.read(data).seats] == [Seat.stored("Ann").to_dict(),
+                                                             Seat.bot("greedy").to_dict()]
+    data["players"] = ["Ann", 7]
+    with pytest.raises(InvalidActionError, match="^the saved game's players must be names$"):
+        Game.from_dict(data)

@@ -138,3 +138,37 @@ def test_option_values_out_of_range_are_refused() -> None:
             get_ruleset(rules, **opts)
     assert get_ruleset("osto", bank_cap="none").bank_cap is None
     assert get_ruleset("forced", bonus_threshold="42").bonuses[0].threshold == 42
+
+
+def test_the_rule_sheet_notes_follow_the_yahtzee_options_and_state_dozzys_board() -> None:
+    from yatzy.rulesets import dozzy, yahtzee
+
+    starts = {"forced": "Joker rule (forced): ", "free": "Joker rule (free): ", "none": "No joker rule: "}
+    for joker, start in starts.items():
+        for bonus in (True, False):
+            joker_line, bonus_line = yahtzee.notes(get_ruleset("yahtzee", joker=joker, yahtzee_bonus=bonus))
+            assert joker_line.startswith(start) and joker_line.endswith(".")
+            assert bonus_line == ("Yahtzee bonus: +100 for each extra Yahtzee while the Yahtzee box holds 50."
+                                  if bonus else "No Yahtzee bonus.")
+    (board,) = dozzy.notes(get_ruleset("dozzy"))
+    assert board.startswith("Tiles 1-12 start in play;")
+    assert board.endswith("bring tiles back until 3 are out.")
+    assert " With 4+ out before a turn, you may " in board
+
+
+def test_the_section_bonuses_at_their_thresholds() -> None:
+    """docs/rules.md: Yahtzee +35 when Ones to Sixes total 63 or more; DOZZY +50 when rows 1-6
+    total 63 or more (more than 63 with bonus_1_6_strict), +50 when rows 7-12 total more than 113."""
+    upper = ["ones", "twos", "threes", "fours", "fives", "sixes"]
+    three_each = {c: 3 * face for face, c in enumerate(upper, 1)}  # 63
+    yahtzee = get_ruleset("yahtzee")
+    assert yahtzee.bonus_points(three_each) == {"bonus": 35}
+    assert yahtzee.bonus_points({**three_each, "ones": 2}) == {"bonus": 0}
+    dozzy = get_ruleset("dozzy")
+    rows16 = {f"n{face}": 3 * face for face in range(1, 7)}  # 63
+    rows712 = {f"n{k}": 2 * k for k in range(7, 13)}  # each sum row's best: 114
+    assert dozzy.bonus_points({**rows16, **rows712}) == {"bonus": 50, "bonus_7_12": 50}
+    assert dozzy.bonus_points({**rows16, **rows712, "n7": 7}) == {"bonus": 50, "bonus_7_12": 0}  # 113
+    strict = get_ruleset("dozzy", bonus_1_6_strict=True)
+    assert strict.bonus_points(rows16)["bonus"] == 0
+    assert strict.bonus_points({**rows16, "n1": 4})["bonus"] == 50

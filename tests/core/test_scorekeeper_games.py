@@ -11,7 +11,7 @@ import pytest
 
 from yatzy.actions import Roll, Score, parse_action
 from yatzy.dice import is_submultiset
-from yatzy.errors import IllegalActionError, InvalidActionError
+from yatzy.errors import IllegalActionError, InvalidActionError, YatzyError
 from yatzy.events import Amended
 from yatzy.game import Game
 from yatzy.registry import VARIANTS
@@ -22,11 +22,12 @@ from yatzy.views import game_view
 FIVE = list(itertools.combinations_with_replacement(range(1, 7), 5))
 
 
-def typed_game(rules: str, seed: int, players: int = 2) -> Game:
-    """A whole scorekeeper game: random throws typed in, random legal boxes."""
+def typed_game(rules: str, seed: int, players: int = 2, turns: int | None = None) -> Game:
+    """A scorekeeper game, whole or its first ``turns`` turns: random throws typed in, random
+    legal boxes."""
     rng = random.Random(seed)
     game = Game(rules, [f"P{i}" for i in range(players)], dice_from="players")
-    while not game.is_over:
+    while not game.is_over and (turns is None or len(rounds(game)) < turns):
         n = game.may_restore()
         if n:
             game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Roll)]))
@@ -155,7 +156,7 @@ def test_a_correction_that_breaks_a_later_turn_changes_nothing() -> None:
     seeded = Game("yatzy", ["A"], seed=1)
     seeded.roll()
     seeded.score("chance")
-    with pytest.raises(IllegalActionError, match="only a scorekeeper game"):
+    with pytest.raises(IllegalActionError, match="^only a scorekeeper game's turns can be corrected$"):
         seeded.amend(0, _turn((6, 6, 6, 6, 6), "chance"))
 
 
@@ -267,3 +268,50 @@ def test_a_dozzy_correction_keeps_the_rounds_tiles_back_unless_told_or_the_box_c
     assert correction_returns(game, 5, turn.dice, "yatzy") == [frozenset(t) for t in ({5}, {5, 9}, {9})]
     assert correction_boxes(game, 5, turn.dice) == {"yatzy": 0}  # as it was: every later turn stands
     assert correction_boxes(game, 5, (1, 2, 3, 3, 5)) == {}  # no way of the tiles lets the later turns play
+
+
+def _amended_boxes(game: Game, turn: int, dice: tuple[int, ...]) -> dict[str, int]:
+    """The boxes finished turn ``turn`` written again with ``dice`` may fill, found the long way:
+    every box of the card, with each of its tile returns (or none), tried by the engine's own
+    correction on a copy; with the points the player gets there."""
+    player = rounds(game)[turn].player
+    found: dict[str, int] = {}
+    for box in (c.id for c in game.ruleset.categories):
+        try:
+            ways = [None, *(tuple(sorted(r)) for r in correction_returns(game, turn, dice, box))]
+        except YatzyError:
+            continue
+        for returns in ways:
+            trial = game.clone()
+            try:
+                trial.amend(turn, correction(game, turn, dice, box, returns))
+            except YatzyError:
+                continue
+            found[box] = trial.state.players[player].card[box]
+            break
+    return found
+
+
+@pytest.mark.parametrize("turn", [2, 4])
+def test_a_dozzy_correction_offers_exactly_the_boxes_the_engine_takes_with_some_tiles_back(turn: int) -> None:
+    """Mid-game, the same dice: round 2 has open boxes whose tiles would break a later turn
+    (left out though the throw is unchanged), round 4 boxes taken only with tiles named, out of
+    two ways and out of more."""
+    game = typed_game("dozzy", 3, turns=6)
+    dice = rounds(game)[turn].dice
+    assert correction_boxes(game, turn, dice) == _amended_boxes(game, turn, dice)
+
+
+def test_a_correction_in_a_game_the_second_seat_started_reads_that_seats_card() -> None:
+    """B (seat 1) starts: B's first round may go to a box A filled but not to one B filled later,
+    A's round to the boxes B filled."""
+    game = Game("kids", ["A", "B"], first=1, dice_from="players")
+    for action in [*_turn((1, 1, 2, 3, 4), "ones"), *_turn((2, 2, 3, 4, 5), "twos"),
+                   *_turn((3, 3, 3, 4, 5), "threes")]:
+        game.apply(action)
+    assert [r.player for r in rounds(game)] == [1, 0, 1]
+    assert correction_boxes(game, 0, (1, 1, 2, 2, 6)) == {"ones": 2, "twos": 4, "fours": 0, "fives": 0,
+                                                           "sixes": 6}
+    assert correction_boxes(game, 1, (2, 2, 3, 3, 6)) == {"ones": 0, "twos": 4, "threes": 6, "fours": 0,
+                                                           "fives": 0, "sixes": 6}
+    assert round_boxes(game) == [list(correction_boxes(game, r.turn, r.dice)) for r in rounds(game)]

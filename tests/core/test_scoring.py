@@ -79,3 +79,24 @@ def test_pair_sums_for_any_target(target: int) -> None:
                 left.remove(target - a)
                 pairs += 1
         assert scoring.pair_sums(counts(dice), target) == pairs, (target, dice)
+
+
+def test_a_ruleset_checks_a_whole_roll_reads_its_options_and_sees_a_bonus_still_reachable() -> None:
+    from yatzy.errors import InvalidActionError
+    from yatzy.registry import get_ruleset
+
+    yatzy, maxi = get_ruleset("yatzy"), get_ruleset("maxi")
+    assert yatzy.check_dice([6, 2, 5, 3, 4]) == (2, 3, 4, 5, 6)
+    for rules, n, dice in ((yatzy, 5, [1, 2, 3]), (maxi, 6, [1, 2, 3, 4, 5])):
+        with pytest.raises(InvalidActionError) as refused:
+            rules.check_dice(dice)
+        assert str(refused.value) == f"{rules.name} rolls {n} dice, not {len(dice)}"
+    assert yatzy.option("bonus_threshold") == 63 and get_ruleset("yatzy", bonus_threshold=50).option(
+        "bonus_threshold") == 50
+    # docs/rules.md: the upper bonus needs 63 from Ones to Sixes; each box's best is five of its face
+    (bonus,) = [b for b in yatzy.bonuses if b.threshold == 63]
+    assert yatzy.bonus_reachable(bonus, {"ones": 0, "twos": 0})  # 15 + 20 + 25 + 30 = 90 still open
+    assert not yatzy.bonus_reachable(bonus, {"sixes": 0, "fives": 0, "fours": 0})  # 5 + 10 + 15 = 30
+    three_each = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18}  # exactly 63
+    assert yatzy.bonus_reachable(bonus, three_each)
+    assert not bonus.earned({"sixes": 30, "fives": 25, "fours": 5})  # 60: an empty box counts 0

@@ -4,19 +4,24 @@ others play meanwhile; the build reports how far it is and the time left (a cont
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
 from helpers.tables import blocked_build
 from helpers.wait import wait_for
+from yatzy import session as session_module
+from yatzy.bots import GreedyBot, bot_spec
 from yatzy.errors import InvalidActionError
 from yatzy.events import Rolled, Scored
 from yatzy.game import Game
 from yatzy.i18n import language
 from yatzy.narration import duration_text, table_progress_text
+from yatzy.rules import Ruleset
 from yatzy.seats import Seat
 from yatzy.session import Preparing, Session
-from yatzy.solver.tables import Estimate, Stopped
+from yatzy.solver.tables import Estimate, Stopped, TableProgress
 
 
 class Clock:
@@ -127,6 +132,51 @@ def test_an_estimate_needs_a_second_measured_and_progress() -> None:
 def test_durations_read_roughly(seconds: float, words: str) -> None:
     with language("en"):
         assert duration_text(seconds) == words
+
+
+def test_a_bots_own_build_after_the_table_is_told_as_building_with_the_time_left_then_ready(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The win bot's second build, faked (the real one is the slow test below): after the
+    table's reports come the bot's own, for the same seats, levels and ruleset, with the time
+    left from the controlled clock, then "ready"; the bots are made at the end. Once it is over a
+    seat given a table's bot no longer waits: its bot is made when it moves."""
+    clock = Clock()
+    game = Game("kids", [Seat("Me"), Seat.bot("win", "Wim"), Seat.bot("strong", "Stig")], seed=3)
+    built: list[str] = []
+    tables: list[str] = []
+
+    def fake_table(ruleset: Ruleset, progress: Callable[[TableProgress], None] | None = None,
+                   **_kw: object) -> None:
+        tables.append(ruleset.name)  # the prepare's, then each bot's as it is made
+        if progress is not None:
+            progress(TableProgress(10, 10, 0.0))
+
+    def second(ruleset: Ruleset, progress: Callable[[int, int], None]) -> None:
+        built.append(ruleset.name)
+        for done in (0, 2, 4):
+            progress(done, 4)
+            clock.now += 2.0  # two cards in two seconds: a second left after the second report
+
+    win = bot_spec("win")
+    assert win is not None
+    monkeypatch.setattr(session_module, "table", fake_table)
+    monkeypatch.setattr(session_module, "bot_spec",
+                        lambda level: replace(win, prepare=second) if level == "win" else bot_spec(level))
+    monkeypatch.setattr(session_module, "make_bot", lambda level, ruleset, seed=None: GreedyBot())
+    session = Session(game)
+    reports: list[Preparing] = []
+    session.prepare(reports.append, clock=clock)
+    assert built == ["kids"] and tables == ["kids"] * 3 and session.bot_ready(1) and session.bot_ready(2)
+    assert [(r.stage, r.done, r.total, r.seconds_left) for r in reports] == [
+        ("loading", 0, None, None), ("building", 10, 10, 0.0), ("building", 0, 4, None),
+        ("building", 2, 4, pytest.approx(2.0)), ("building", 4, 4, pytest.approx(0.0)),
+        ("ready", 0, None, None)]
+    assert all((r.seats, r.levels, r.ruleset) == ((1, 2), ("strong", "win"), "kids") for r in reports)
+    lone = Session(Game("kids", [Seat.bot("win")], seed=3))
+    lone.prepare(clock=clock)
+    assert built == ["kids", "kids"]
+    lone.change_bot(0, "strong")  # after the prepare: its bot is made when it moves
+    assert not lone.bot_ready(0) and any(isinstance(e, Rolled) for e in lone.step())
 
 
 def test_the_win_bots_second_table_is_built_with_its_progress_told(monkeypatch: pytest.MonkeyPatch,

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+from pathlib import Path
 
 import pytest
 
+from yatzy.bots import RandomBot
 from yatzy.errors import IllegalActionError, InvalidActionError, YatzyError
 from yatzy.events import (
     Amended,
@@ -21,7 +24,7 @@ from yatzy.events import (
     Undone,
     event_from_dict,
 )
-from yatzy.game import Game, Restore, Roll, Score
+from yatzy.game import Action, Game, Restore, Roll, Score
 from yatzy.i18n import language
 from yatzy.narration import preparing_text
 from yatzy.seats import Seat
@@ -169,6 +172,36 @@ def test_unknown_bot_levels_and_bots_for_people_are_refused() -> None:
         Session(Game("yatzy", ["Ann"]), lang="xx")
 
 
+def test_bots_are_given_for_bot_seats_only_and_the_refusal_names_the_seat_and_the_bot_seats() -> None:
+    """Seats 0 and 2 are bots: a bot may be given for either (the first seat too); seat 1 (a
+    person), seat 3 (past the last) and seat -1 are refused with the bot seats named, "none"
+    where there are none. An unknown level names the seat, its player and the levels."""
+    seats = [Seat.bot("random", "Bo"), Seat("Ann"), Seat.bot("random", "Cy")]
+    Session(Game("yatzy", seats, seed=3), bots={0: RandomBot(1), 2: RandomBot(2)})
+    for seat in (-1, 1, 3):
+        refused = fr"^a bot was given for seat {seat}, which is not a bot's seat; bot seats: 0, 2$"
+        with pytest.raises(InvalidActionError, match=refused):
+            Session(Game("yatzy", seats, seed=3), bots={seat: RandomBot(1)})
+    with pytest.raises(InvalidActionError, match="^a bot was given for seat 0, which is not a bot's seat; "
+                                                 "bot seats: none$"):
+        Session(Game("yatzy", ["Ann"]), bots={0: RandomBot(1)})
+    with pytest.raises(InvalidActionError, match=r"^seat 1 \(Bo\) is a bot of unknown level “superbot”; "
+                                                 "the levels are: random, greedy"):
+        Session(Game("yatzy", [Seat("Ann"), Seat.bot("superbot", "Bo")]))
+
+
+def test_a_bot_made_from_the_sessions_seed_plays_as_one_seeded_with_the_seed_plus_its_seat() -> None:
+    """bot_seed 4 seats random bots seeded 4, 5 and 6; the same bots given play the same game."""
+    def played(session: Session) -> list[Action]:
+        session.advance()
+        assert session.game.is_over
+        return session.game.log
+
+    seats = [Seat.bot("random") for _ in range(3)]
+    made = played(Session(Game("yatzy", seats, seed=3), bot_seed=4))
+    assert made == played(Session(Game("yatzy", seats, seed=3), bots={i: RandomBot(4 + i) for i in range(3)}))
+
+
 def snapshot(game: Game) -> tuple[object, ...]:
     return copy.deepcopy(game.state), list(game.log), game._rng.getstate()
 
@@ -285,6 +318,15 @@ def test_dozzy_tiles_move_restore_and_undo_through_the_session() -> None:
     kinds = {e.kind for e in events}
     assert {"tiles_moved", "tiles_restored", "undone"} <= kinds
     assert replay_events(game, events).state == game.state
+
+
+def test_the_roll_off_is_told_once_however_often_start_is_called_before_the_first_move() -> None:
+    game = Game("yatzy", [Seat.bot("greedy"), Seat.bot("random")], seed=5, roll_off=True)
+    session = Session(game, bot_seed=1)
+    first = session.start()
+    assert [type(e) for e in first] == [RollOff] and not game.log
+    assert session.start() == []
+    assert not any(isinstance(e, RollOff) for e in session.step()) and len(game.log) == 1
 
 
 def test_subscribers_receive_exactly_the_returned_events() -> None:
@@ -428,6 +470,39 @@ def test_a_save_error_keeps_the_path_and_the_reason(tmp_path) -> None:
     with pytest.raises(SaveError) as err:
         session.save(tmp_path / "none" / "g.json")
     assert err.value.path == tmp_path / "none" / "g.json" and err.value.reason == "No such file or directory"
+
+
+def test_a_save_writes_a_hidden_temporary_file_beside_the_target_then_renames_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rename is atomic only within one file system: the temporary file sits in the
+    target's folder, hidden and named after it (``.game.json.*.tmp``), until it is renamed."""
+    renamed: list[tuple[Path, Path]] = []
+    rename = os.replace
+
+    def watched(src: str, dst: Path) -> None:
+        renamed.append((Path(src), Path(dst)))
+        rename(src, dst)
+
+    monkeypatch.setattr(os, "replace", watched)
+    target = Session(Game("yatzy", ["Ann"], seed=1)).save(tmp_path / "game.json")
+    [(tmp, to)] = renamed
+    assert to == target == tmp_path / "game.json" and tmp.parent == tmp_path
+    assert tmp.name.startswith(".game.json.") and tmp.name.endswith(".tmp")
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_a_save_failing_without_the_systems_words_says_the_write_failed_and_a_failed_cleanup_is_ignored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An OSError with no strerror is told as "the write failed"; when the temporary file cannot
+    be removed either, the save still fails with its SaveError (not the removal's error)."""
+    def fails(*_args: object) -> None:
+        raise OSError
+
+    monkeypatch.setattr(os, "replace", fails)
+    monkeypatch.setattr(os, "unlink", fails)
+    with pytest.raises(SaveError) as err:
+        Session(Game("yatzy", ["Ann"], seed=1)).save(tmp_path / "game.json")
+    assert err.value.reason == "the write failed"
 
 
 @pytest.mark.parametrize("rules", ["maxi", "dozzy"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -12,14 +13,23 @@ import pytest
 from helpers.games import play_out
 from yatzy.errors import InvalidActionError
 from yatzy.events import Event
-from yatzy.game import Game
+from yatzy.game import Game, Restore, Roll, Score
 from yatzy.i18n import _ as translate
 from yatzy.i18n import language
 from yatzy.names import LANGUAGES, box_label
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.session import Session
-from yatzy.views import BonusView, GameView, and_list, as_seen_by, bonus_progress, game_view
+from yatzy.views import (
+    BonusView,
+    GameView,
+    and_list,
+    as_seen_by,
+    bonus_progress,
+    game_view,
+    outcome_view,
+    plain,
+)
 
 RULESETS = ("yatzy", "forced", "maxi", "osto", "kids", "yahtzee", "dozzy")
 SEEDS = {name: 7_359_184_620_517_394_286 - 1_000_003 * i for i, name in enumerate(RULESETS)}
@@ -330,3 +340,66 @@ def test_a_views_seats_and_score_options_carry_their_numbers_names_and_kinds_in_
     for wrong in (True, 2, -1):
         with pytest.raises(InvalidActionError, match=no_seat):
             game_view(game, wrong)
+
+
+
+@dataclass(frozen=True)
+class _Held:
+    seat: int
+    faces: frozenset[int]
+
+
+def test_plain_data_sorts_sets_names_keys_as_strings_and_goes_into_dicts() -> None:
+    """Sets come out as sorted lists, dict keys as strings, and a dict's values made plain too
+    (a dataclass in one, a tuple of sets in another)."""
+    value = {2: (frozenset({5, 4}), {3, 1}), "held": _Held(1, frozenset({6, 2}))}
+    assert plain(value) == {"2": [[4, 5], [1, 3]], "held": {"seat": 1, "faces": [2, 6]}}
+    assert json.loads(json.dumps(plain(value))) == plain(value)
+
+
+def test_a_finished_games_view_has_no_rolls_left() -> None:
+    """After the last box the engine's turn counter is reset (three rolls, as for a new turn):
+    the view says none are left, normal or saved."""
+    game = play_out(Game("maxi", ["A", "B"], seed=4))
+    assert game.is_over and game.rolls_split()[0] > 0
+    view = game_view(game)
+    assert (view.over, view.rolls_left, view.saved_rolls) == (True, 0, 0)
+
+
+def test_a_bonus_earned_needs_nothing_more_and_one_short_needs_the_rest() -> None:
+    """Over the threshold nothing more is needed (not a negative count); under it, the rest."""
+    rs = get_ruleset("yatzy")
+    bonus = rs.bonuses[0]
+    over = bonus_progress(rs, bonus, {"fours": 16, "fives": 20, "sixes": 30})  # 66 of 63
+    short = bonus_progress(rs, bonus, {"fours": 16, "fives": 20, "sixes": 24})  # 60 of 63
+    assert (over.points, over.needed) == (bonus.points, 0)
+    assert (short.points, short.needed) == (0, 3)
+
+
+def test_a_tile_return_is_the_last_move_of_kind_restore() -> None:
+    """DOZZY: tiles brought back before the roll show as the last move, of kind "restore"."""
+    game = Game("dozzy", ["A"], seed=5)
+    rng = random.Random(5)  # random moves that reach a turn with tiles to bring back
+    while not game.may_restore():
+        assert not game.is_over, "no turn with tiles to bring back: pick another seed"
+        game.play(rng.choice(game.legal_actions()))
+    game.play(next(a for a in game.legal_actions() if isinstance(a, Restore)))
+    last = game_view(game).last
+    assert last is not None and last.kind == "restore"
+
+
+def test_the_outcome_in_a_view_names_how_the_game_ended_and_a_correction_after_the_end() -> None:
+    """A finished game's outcome says how it ended and, by default, no correction after the
+    end; a scorekeeper game whose first turn was corrected after the end says so."""
+    game = play_out(Game("yatzy", ["A", "B"], seed=4))
+    outcome = game.outcome()
+    assert outcome is not None and outcome_view(outcome).corrected_after_end is False
+    view = game_view(game).outcome
+    assert view is not None and (view.termination, view.corrected_after_end) == ("completed", False)
+    typed = Game("kids", ["A"], dice_from="players")
+    for face, box in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), 1):
+        typed.apply(Roll((), (face,) * 5))
+        typed.apply(Score(box))
+    typed.amend(0, [Roll((), (1, 1, 1, 1, 2)), Score("ones")])
+    after = game_view(typed).outcome
+    assert after is not None and (after.termination, after.corrected_after_end) == ("completed", True)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
+import re
 import statistics
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
@@ -19,20 +21,21 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, event, inspect, make_url
+from sqlalchemy import Engine, event, func, inspect, make_url, select, update
 from sqlalchemy.orm import Session
 
 from helpers.games import bots_for, play_out
 from helpers.web import postgres_schema, with_options
 from yatzy.analysis import analyse
 from yatzy.bots import make_bot
-from yatzy.errors import InvalidActionError, UnknownRulesetError
+from yatzy.errors import InvalidActionError, UnknownRulesetError, YatzyError
 from yatzy.game import Game, Roll, Score
 from yatzy.registry import get_ruleset
 from yatzy.seats import Seat
 from yatzy.storage import (
     Database,
     GameConflictError,
+    Histogram,
     StorageError,
     UnknownGameError,
     finished_count,
@@ -51,12 +54,17 @@ from yatzy.storage import (
     upgrade,
 )
 from yatzy.storage import games as games_module
+from yatzy.storage import rooms as rooms_module
+from yatzy.storage.database import reading, writing
+from yatzy.storage.errors import RoomConflictError
 from yatzy.storage.migrate import HEAD
-from yatzy.storage.schema import Base
+from yatzy.storage.rooms import RoomRecord, RoomStore
+from yatzy.storage.schema import Base, GameRow, RoomLogRow, RoomRow
 
 POSTGRES = os.environ.get("YATZY_TEST_POSTGRES_URL")
 RULESETS = ("yatzy", "forced", "maxi", "osto", "kids", "yahtzee", "dozzy")
 T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+SECOND, MINUTE, DAY = timedelta(seconds=1), timedelta(minutes=1), timedelta(days=1)
 
 
 # ---- databases --------------------------------------------------------------------------
@@ -209,14 +217,35 @@ def test_list_games_filters_by_player_ruleset_and_state(db: Database) -> None:
         list_games(db, limit=0)
 
 
+def test_a_history_lists_fifty_games_by_default_the_latest_start_first(db: Database) -> None:
+    """Fifty-one games started in three minutes, out of the order they are stored in: fifty by
+    default, the latest start first and the later stored first among equal starts; one at
+    least, from an offset of 0 or more; only those asked for by id."""
+    with db.session() as s, s.begin():  # one transaction: fifty-one commits would be slow
+        started = {record_game(s, Game("kids", [Seat("Ann")], seed=n), at=T0 + n % 3 * MINUTE): n % 3
+                   for n in range(51)}
+    newest = sorted(started, key=lambda game_id: (started[game_id], game_id), reverse=True)
+    assert [g.id for g in list_games(db)] == newest[:50]
+    assert [g.id for g in list_games(db, limit=1)] == newest[:1]
+    assert [g.id for g in list_games(db, limit=60, offset=49)] == newest[49:]
+    for limit, offset in ((0, 0), (1, -1)):
+        with pytest.raises(InvalidActionError, match="^list at least 1 game from an offset of 0 or more$"):
+            list_games(db, limit=limit, offset=offset)
+    some = newest[::10]
+    assert [g.id for g in list_games(db, ids=some)] == some
+    assert list_games(db, ids=[]) == []
+
+
 def test_unknown_games_and_seats(db: Database) -> None:
     game_id = record_game(db, play("kids", 1))
     with pytest.raises(UnknownGameError, match="no game 999"):
         load_game(db, 999)
     with pytest.raises(UnknownGameError):
         get_game(db, 999)
-    with pytest.raises(UnknownGameError, match="no seat 7"):
+    with pytest.raises(UnknownGameError, match=f"^game {game_id} has no seat 7$"):
         set_points_lost(db, game_id, 7, 1.0)
+    with pytest.raises(UnknownGameError, match=f"^game {game_id} has no seat 0$"):
+        set_points_lost(db, game_id, "0", 1.0)  # type: ignore[arg-type]  # a seat is a number
     with pytest.raises(UnknownGameError):
         record_game(db, play("kids", 1), game_id=999)
     with pytest.raises(InvalidActionError):
@@ -254,12 +283,30 @@ def test_an_unfinished_game_is_stored_and_continued(db: Database) -> None:
     assert len(list_games(db)) == 1
 
 
+def test_a_stored_game_whose_dice_no_longer_follow_its_seed_does_not_load(db: Database) -> None:
+    game_id = record_game(db, play("kids", seed=1, actions=4))
+    with writing(db) as s:  # the first roll changed behind the game's back
+        row = s.get(GameRow, game_id)
+        assert row is not None
+        save = json.loads(json.dumps(row.save))
+        first = save["log"][0]["roll"]
+        first["result"] = [7 - d for d in first["result"]]
+        row.save = save
+    with pytest.raises(YatzyError) as replayed:
+        games_module.replay_save(save, "server")
+    with pytest.raises(StorageError) as failure:
+        load_game(db, game_id)
+    assert str(failure.value) == f"stored game {game_id} does not load: {replayed.value}"
+
+
 def test_a_stored_log_only_grows(db: Database) -> None:
     game_id = record_game(db, play("yatzy", seed=5, actions=40))
     before = load_game(db, game_id)
     with pytest.raises(GameConflictError, match="only gains new actions"):
         record_game(db, play("yatzy", seed=5, actions=20), game_id=game_id)  # older: fewer actions
-    with pytest.raises(GameConflictError, match="another game"):
+    another = (rf"^game {game_id} in the database is another game \(ruleset, seats, seed or source of dice "
+               r"differ\); record this one as a new game$")
+    with pytest.raises(GameConflictError, match=another):
         record_game(db, play("yatzy", seed=6, actions=60), game_id=game_id)  # another seed
     with pytest.raises(GameConflictError, match="another game"):
         record_game(db, play("kids", seed=5, actions=60), game_id=game_id)
@@ -289,9 +336,14 @@ def test_a_rewrite_replaces_the_stored_log_of_the_same_game(db: Database) -> Non
     assert len(list_games(db)) == 1
 
 
-def scorekeeper_game(rolls: Sequence[tuple[int, ...]]) -> Game:
-    """Kids' Yatzy for two at a real table: the dice are typed in, every turn one roll."""
-    game = Game("kids", [Seat("Ann"), Seat("Bo")], first=1)
+def scorekeeper_game(rolls: Sequence[tuple[int, ...]], dice_from: str = "server") -> Game:
+    """Kids' Yatzy for two at a real table: the dice are typed in, every turn one roll
+    (``dice_from="players"``: a scorekeeper game, whose turns may be corrected)."""
+    return type_in(Game("kids", [Seat("Ann"), Seat("Bo")], first=1, dice_from=dice_from), rolls)
+
+
+def type_in(game: Game, rolls: Sequence[tuple[int, ...]]) -> Game:
+    """``game`` after a turn of each roll typed in, its best box scored; returns the game."""
     for dice in rolls:
         game.apply(Roll((), dice))
         box = max(game.score_options(), key=lambda c: (game.score_options()[c], c))
@@ -364,8 +416,13 @@ def test_statistics_equal_those_computed_by_hand(db: Database) -> None:
     seats = [(g.total(i), gid, i) for gid, g in zip(ids, finished, strict=True) if g.ruleset.name == "yatzy"
              for i in range(3)]
     best = sorted(seats, key=lambda t: (-t[0], t[1], t[2]))[:5]
-    assert [(r.total, r.game_id, r.seat) for r in records(db, "yatzy", limit=5)] == best
-    assert records(db, "yatzy", limit=5)[0].finished_at is not None
+    top = records(db, "yatzy", limit=5)
+    assert [(r.total, r.game_id, r.seat) for r in top] == best
+    by_id = dict(zip(ids, finished, strict=True))
+    assert [(r.name, r.kind, r.level) for r in top] == [
+        (s.name, s.kind, s.level) for s in (by_id[r.game_id].seats[r.seat] for r in top)]
+    assert {r.level for r in top} - {None}  # teeth: a bot's level is among them
+    assert [r.finished_at for r in top] == [T0 + timedelta(minutes=ids.index(r.game_id)) for r in top]
 
     totals = [t for t, _, _ in seats]
     hist = score_histogram(db, "yatzy", bin=25)
@@ -374,9 +431,24 @@ def test_statistics_equal_those_computed_by_hand(db: Database) -> None:
                                for low in range(min(totals) // 25 * 25, max(totals) + 1, 25)}
     ann_hist = score_histogram(db, "yatzy", bin=10, player="Ann")
     assert ann_hist.count == 6 and all(low % 10 == 0 for low, _ in ann_hist.bins)
-    assert score_histogram(db, "maxi").bins == ()
-    with pytest.raises(InvalidActionError):
-        score_histogram(db, "yatzy", bin=0)
+    assert score_histogram(db, "Scandinavian", bin=25) == hist  # an alias names the ruleset
+    assert hist.ruleset == "yatzy"
+    assert score_histogram(db, "maxi") == Histogram("maxi", 10, ())  # bins of 10 by default
+    for bad in (0, True, 2.5):
+        words = f"^a histogram's bins are 1 point wide or more, not {bad}$"
+        with pytest.raises(InvalidActionError, match=words):
+            score_histogram(db, "yatzy", bin=bad)  # type: ignore[arg-type]
+
+
+def test_a_player_is_a_name_a_kind_and_a_level(db: Database) -> None:
+    """The person Rita, the random bot Rita and the greedy bot Rita are three players."""
+    record_game(db, play("kids", 1))  # Rita the random bot
+    record_game(db, play_out(Game("kids", [Seat("Rita"), Seat.bot("greedy", "Rita")], seed=2), seed=2))
+    assert [(p.kind, p.level, p.games) for p in player_stats(db, "kids", player="Rita")] == [
+        ("bot", "greedy", 1), ("bot", "random", 1), ("person", None, 1)]
+    record_game(db, play_out(Game("kids", [Seat("Rita")], seed=3), seed=3))
+    assert [(p.kind, p.level, p.games) for p in player_stats(db, "kids", player="Rita")] == [
+        ("person", None, 2), ("bot", "greedy", 1), ("bot", "random", 1)]  # the most games first
 
 
 def test_typed_dice_never_rank_among_the_servers(db: Database) -> None:
@@ -409,6 +481,28 @@ def test_typed_dice_never_rank_among_the_servers(db: Database) -> None:
             records(db, "kids", dice_from=bad)  # type: ignore[arg-type]
 
 
+def test_records_are_ten_by_default_and_equal_totals_go_by_the_earlier_finish(db: Database) -> None:
+    """Twelve equal totals (six typed games of two, five sixes every turn): ten records by
+    default and one at least; of equal totals the earlier finish first, then the lower game
+    and seat; a game corrected after its end says so."""
+    games = [scorekeeper_game([(6, 6, 6, 6, 6)] * 12, "players") for _ in range(6)]
+    games[4].amend(0, games[4].log[:2])  # the first turn typed again once the game was over
+    finish = [3, 1, 1, 0, 2, 3]  # minutes after T0: not the order the games are stored in
+    ids = [record_game(db, g, at=T0 + timedelta(minutes=m)) for g, m in zip(games, finish, strict=True)]
+    assert len({g.total(i) for g in games for i in range(2)}) == 1  # every total the same
+    ranked = sorted((finish[k], ids[k], seat) for k in range(6) for seat in range(2))
+    top = records(db, "kids", dice_from="players")
+    assert [(r.game_id, r.seat) for r in top] == [(game_id, seat) for _, game_id, seat in ranked[:10]]
+    assert [r.corrected_after_end for r in top] == [r.game_id == ids[4] for r in top]
+    listed = list_games(db, ids=ids)
+    assert [g.corrected_after_end for g in listed] == [g.id == ids[4] for g in listed]
+    assert get_game(db, ids[4]).corrected_after_end and not get_game(db, ids[3]).corrected_after_end
+    assert [(r.name, r.kind) for r in top] == [(("Ann", "Bo")[r.seat], "person") for r in top]
+    assert [(r.game_id, r.seat) for r in records(db, "kids", 1, dice_from="players")] == [ranked[0][1:]]
+    with pytest.raises(InvalidActionError, match="^list at least 1 record, not 0$"):
+        records(db, "kids", 0, dice_from="players")
+
+
 def test_points_lost_are_set_cleared_and_dropped_when_the_game_goes_on(db: Database) -> None:
     game = play("kids", seed=3, actions=20)
     game_id = record_game(db, game)
@@ -417,7 +511,7 @@ def test_points_lost_are_set_cleared_and_dropped_when_the_game_goes_on(db: Datab
     record_game(db, game, game_id=game_id)  # nothing new: the analysis still holds
     assert get_game(db, game_id).seats[0].points_lost == 4.5
     for bad in (-1.0, float("nan"), float("inf")):
-        with pytest.raises(InvalidActionError):
+        with pytest.raises(InvalidActionError, match=f"^points lost are 0 or more, not {bad}$"):
             set_points_lost(db, game_id, 0, bad)
     play_out(game, seed=3, actions=1)
     record_game(db, game, game_id=game_id)  # a longer log: the old analysis no longer covers it
@@ -445,7 +539,9 @@ def test_an_analysis_is_stored_for_every_seat_it_covers(db: Database) -> None:
     early = analyse(part, [0])
     play_out(part, seed=2)
     record_game(db, part, game_id=part_id)
-    with pytest.raises(GameConflictError, match="analyse the stored game"):
+    words = (f"^this analysis covers 12 actions of a kids game, but game {part_id} is a kids game of "
+             f"{len(part.log)} actions: analyse the stored game$")
+    with pytest.raises(GameConflictError, match=words):
         store_analysis(db, part_id, early)  # made before the game went on
     with pytest.raises(GameConflictError):
         store_analysis(db, game_id, analyse(part, [0]))  # another game's
@@ -461,7 +557,8 @@ def test_a_write_to_a_read_only_database_fails_and_keeps_the_records(db: Databas
     with Database(read_only(url)) as ro:  # at head already: opening only reads
         with pytest.raises(StorageError, match="could not write") as failure:
             record_game(ro, play("maxi", 3))
-        assert "nothing was changed" in str(failure.value)
+        assert re.fullmatch(r"could not write to the game database: .*read-?only.*; nothing was changed",
+                            str(failure.value), re.IGNORECASE)  # the database's own words in ours
         with pytest.raises(StorageError):
             set_points_lost(ro, ids[0], 0, 1.0)
         with pytest.raises(StorageError):
@@ -635,3 +732,248 @@ def test_the_group_commit_takes_a_new_connection_when_its_own_broke(url: str) ->
         finally:
             commits.close()
         assert sorted(g.id for g in list_games(db)) == sorted([first, second])
+
+
+# ---- the rooms' records (what the web's authority writes through RoomStore) ----------------
+
+@dataclasses.dataclass
+class Held:
+    """A room as a server process holds it: what :class:`RoomStore`'s writes read of a web room."""
+
+    id: int
+    game_id: int
+    game: Game
+    logged: int = 0
+
+
+def stored_room(db: Database, game: Game, table: str = "table-token",
+                **settings: object) -> tuple[RoomStore, Held, str]:
+    """A new room of ``game`` (hot seat: the table's token is ``table``): its store, the room
+    as held, its code."""
+    room_id, code, game_id = RoomStore.store(db, game, dict(settings), "salt", "commitment", table)
+    return RoomStore(db), Held(room_id, game_id, game, len(game.log)), code
+
+
+def test_a_rooms_actions_are_committed_on_its_version_and_load_back(db: Database) -> None:
+    game = new_game("kids", seed=3)
+    store, held, code = stored_room(db, game, mode="hot_seat")
+    play_out(game, seed=3, actions=4)
+    store.commit_action(db, held, 0, "first", 1)
+    with pytest.raises(RoomConflictError, match="^another server process moved this game first$"):
+        store.commit_action(db, held, 0, "again", 1)  # the version seen is no longer the stored one
+    held.logged = 4
+    play_out(game, seed=3, actions=3)
+    store.commit_action(db, held, 4, None, None)
+    record = store.load(code)
+    assert record is not None
+    assert (record.id, record.code, record.game_id, record.settings) == (held.id, code, held.game_id,
+                                                                         {"mode": "hot_seat"})
+    assert (record.salt, record.commitment, record.saved, record.version) == ("salt", "commitment", 0, 7)
+    assert record.accepted == {"first": (1, 4)}
+    same_game(record.game, game)
+    assert store.versions([code, "NOSUCHROOM"]) == {code: 7}
+    assert store.load("NOSUCHROOM") is None
+
+
+def test_a_finished_rooms_save_holds_its_actions_and_only_at_the_stored_version(db: Database) -> None:
+    game = new_game("kids", seed=5)
+    store, held, code = stored_room(db, game)
+    play_out(game, seed=5, actions=6)
+    store.commit_action(db, held, 0, None, None)
+    held.logged = 6
+    store.touch([code], T0)  # last moved at T0
+    assert store.unfinished(T0) == [code] and store.unfinished(T0 + SECOND) == []
+    play_out(game, seed=5)
+    with pytest.raises(RoomConflictError, match="^another server process moved this game first$"):
+        store.save_game(db, held)  # the stored room is still at 6 actions
+    store.commit_action(db, held, 6, None, None)
+    store.save_game(db, held)
+    with reading(db) as s:  # the save holds every action: the appended ones are gone
+        assert s.scalar(select(func.count()).select_from(RoomLogRow)) == 0
+    record = store.load(code)
+    assert record is not None and record.saved == len(game.log)
+    same_game(record.game, game)
+    same_game(load_game(db, held.game_id), game)
+    store.touch([code], T0)
+    assert store.unfinished(T0) == []  # finished
+
+
+def test_a_scorekeeper_rooms_correction_writes_its_save_anew(db: Database) -> None:
+    """An undo or a correction (``rewrite``) writes the game's whole save again, drops the
+    room's appended actions and keeps the version, the edits counted."""
+    game = scorekeeper_game([(6, 6, 6, 6, 6), (1, 1, 2, 3, 4)], "players")
+    store, held, code = stored_room(db, game)  # the save holds these two turns
+    type_in(game, [(5, 5, 5, 2, 2)])
+    store.commit_action(db, held, 4, None, None)  # a third, appended
+    held.logged = seen = game.version
+    game.amend(0, [Roll((), (2, 2, 2, 3, 3)), Score("twos")])
+    game.undo()
+    assert game.edits > 0 and game.log[0] != Roll((), (6, 6, 6, 6, 6))  # teeth: the log changed
+    store.commit_action(db, held, seen, "fix", 0, rewrite=True)
+    with reading(db) as s:
+        assert s.scalar(select(func.count()).select_from(RoomLogRow)) == 0
+    record = store.load(code)
+    assert record is not None
+    assert (record.saved, record.version) == (len(game.log), game.version)
+    assert record.accepted == {"fix": (0, game.version)}
+    same_game(record.game, game)
+    assert get_game(db, held.game_id).actions == len(game.log) == 5
+
+
+def test_a_seats_token_is_issued_once_until_the_seat_is_freed(db: Database) -> None:
+    store, held, code = stored_room(db, new_game("kids", seed=1))
+    _, other, _ = stored_room(db, new_game("kids", seed=2), "another-table")
+    elsewhere = store.issue_token(other.id, "seat", 1)
+    assert store.check_token(held.id, "table-token") == ("table", None)
+    seat = store.issue_token(held.id, "seat", 1)
+    assert seat is not None and store.issue_token(held.id, "seat", 1) is None
+    assert store.issue_token(held.id, "seat", 0) is not None
+    watcher = store.issue_token(held.id, "spectator")
+    assert watcher is not None and store.issue_token(held.id, "spectator") not in (None, watcher)
+    assert (store.check_token(held.id, seat), store.check_token(held.id, watcher)) == (("seat", 1),
+                                                                                       ("spectator", None))
+    assert store.check_token(held.id + 1, seat) is None and store.check_token(held.id, "guess") is None
+    record = store.load(code)
+    assert record is not None and record.taken == {0, 1}
+    store.free_seat(held.id, 1)
+    assert store.check_token(held.id, seat) is None and store.check_token(held.id, watcher) is not None
+    assert elsewhere is not None and store.check_token(other.id, elsewhere) == ("seat", 1)  # another room's
+    record = store.load(code)
+    assert record is not None and record.taken == {0}
+    assert store.issue_token(held.id, "seat", 1) is not None
+
+
+def test_the_games_of_a_players_tokens(db: Database) -> None:
+    rooms = [stored_room(db, new_game("kids", seed=n), f"table-{n}") for n in range(3)]
+    store = rooms[0][0]
+    seat = store.issue_token(rooms[0][1].id, "seat", 0)
+    watcher = store.issue_token(rooms[2][1].id, "spectator")
+    assert seat is not None and watcher is not None
+    assert store.games_of([seat, watcher, "guess"]) == {rooms[0][1].game_id, rooms[2][1].game_id}
+    assert store.games_of(["table-1"]) == {rooms[1][1].game_id}
+    assert store.games_of([]) == set() == store.games_of(["guess"])
+
+
+def test_a_rooms_stand_ins_kept_seats_and_rematch_are_kept(db: Database) -> None:
+    store, held, code = stored_room(db, new_game("kids", seed=1), mode="remote")
+    store.save_stand_ins(held.id, {2: "greedy", 0: "random"})
+    store.keep_seats(held.id, [0, 2])
+    assert store.name_rematch(held.id, "REMATCH01") == "REMATCH01"
+    assert store.name_rematch(held.id, "REMATCH02") == "REMATCH01"  # another process named it first
+    store.keep_seats(held.id, [2])
+    record = store.load(code)
+    assert record is not None
+    assert record.stand_ins == {2: "greedy", 0: "random"}
+    assert record.settings == {"mode": "remote", "kept": [2], "rematch": "REMATCH01"}
+    store.save_stand_ins(held.id, {})
+    record = store.load(code)
+    assert record is not None and record.stand_ins == {}
+
+
+def test_a_room_expires_idle_or_finished_and_its_moves_go_into_the_history(db: Database) -> None:
+    """An unfinished room expires when it has not moved since ``idle_before``, a finished one
+    since ``finished_before`` (each on its own clock, both sides of the moment); its appended
+    moves are written into its game's save first, and it expires once."""
+    game = new_game("kids", seed=1)
+    store, held, idle = stored_room(db, game)
+    play_out(game, seed=1, actions=3)
+    store.commit_action(db, held, 0, "roll", 0)
+    store.save_stand_ins(held.id, {1: "greedy"})
+    _, _, done = stored_room(db, play("kids", 2), "another-table")
+    store.touch([idle, done], T0)
+    assert store.expire(idle_before=T0, finished_before=T0, now=T0) == []  # not moved since T0: not before
+    assert store.expire(idle_before=T0, finished_before=T0 + SECOND, now=T0) == [done]
+    assert not store.expired(idle) and store.expired_among([idle, done]) == {done}
+    assert store.expire(idle_before=T0 + SECOND, finished_before=T0 + SECOND, now=T0) == [idle]
+    assert store.expire(idle_before=T0 + DAY, finished_before=T0 + DAY, now=T0) == []  # expired once
+    assert store.expired(idle) and store.expired(done) and not store.expired("NOSUCHROOM")
+    assert store.load(idle) is None and store.load(done) is None
+    store.touch([idle], T0 + DAY)  # an expired room is not in use again
+    with reading(db) as s:
+        assert s.execute(select(RoomRow.stand_ins, RoomRow.updated_at).where(RoomRow.code == idle)).one() == (
+            {}, T0)
+    assert get_game(db, held.game_id).actions == 3
+    same_game(load_game(db, held.game_id), game)
+
+
+def test_which_of_some_rooms_have_expired(db: Database) -> None:
+    store, _, old = stored_room(db, new_game("kids", seed=1))
+    _, _, live = stored_room(db, new_game("kids", seed=2), "another-table")
+    store.touch([old], T0)
+    assert store.expire(idle_before=T0 + SECOND, finished_before=T0, now=T0) == [old]
+    assert store.expired_among([old, live, "NOSUCHROOM"]) == {old}
+    assert store.expired_among([live]) == set() == store.expired_among([])
+    assert store.expired_among(iter([old])) == {old}  # any iterable of codes
+
+
+def test_a_sweep_leaves_a_room_that_moved_or_failed_and_expires_the_others(
+        db: Database, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Of three idle rooms with moves to write into the history, the first moves while the
+    sweep reads it (it is not idle), the second's write fails (logged; it stays for the next
+    sweep), the third expires."""
+    rooms = [stored_room(db, new_game("kids", seed=n), f"table-{n}") for n in range(3)]
+    for n, (store, held, _) in enumerate(rooms):
+        play_out(held.game, seed=n, actions=2)
+        store.commit_action(db, held, 0, None, None)
+        held.logged = 2
+    store = rooms[0][0]
+    (_, moving, moved), (_, _, failing), (_, _, idle) = rooms
+    store.touch([moved, failing, idle], T0)
+    load, write = store.load, rooms_module.record_game
+
+    def load_while_it_moves(code: str) -> RoomRecord | None:
+        if code == moved:
+            play_out(moving.game, seed=0, actions=1)
+            store.commit_action(db, moving, 2, None, None)
+        return load(code)
+
+    def failing_write(target: Any, game: Game, *args: Any, game_id: int | None = None, **kw: Any) -> int:
+        if game_id == rooms[1][1].game_id:
+            raise StorageError("the disk is full")
+        return write(target, game, *args, game_id=game_id, **kw)
+
+    monkeypatch.setattr(store, "load", load_while_it_moves)
+    monkeypatch.setattr(rooms_module, "record_game", failing_write)
+    with caplog.at_level(logging.ERROR, logger=rooms_module.__name__):
+        assert store.expire(idle_before=T0 + SECOND, finished_before=T0, now=T0) == [idle]
+    assert [r.getMessage() for r in caplog.records] == [f"room {failing} could not expire: the disk is full"]
+    monkeypatch.undo()
+    assert store.expire(idle_before=T0 + SECOND, finished_before=T0, now=T0) == [failing]  # the next sweep
+    assert not store.expired(moved)
+
+
+def test_a_room_whose_moves_no_longer_load_expires_as_it_is_stored(
+        db: Database, caplog: pytest.LogCaptureFixture) -> None:
+    game = new_game("kids", seed=1)
+    store, held, code = stored_room(db, game)
+    play_out(game, seed=1, actions=2)
+    store.commit_action(db, held, 0, None, None)
+    with writing(db) as s:  # its appended moves out of place: the room no longer loads
+        s.execute(update(RoomLogRow).values(position=RoomLogRow.position + 5))
+    store.touch([code], T0)
+    with caplog.at_level(logging.ERROR, logger=rooms_module.__name__):
+        assert store.expire(idle_before=T0 + SECOND, finished_before=T0, now=T0) == [code]
+    assert [r.getMessage() for r in caplog.records] == [
+        f"room {code} expires without its last moves in the history: stored game {held.game_id} does not "
+        "load: its appended actions have gaps"]
+    assert get_game(db, held.game_id).actions == 0
+
+
+def test_a_closed_group_commit_starts_again_on_the_next_write(db: Database) -> None:
+    import asyncio
+
+    from yatzy.storage.database import GroupCommit
+
+    commits = GroupCommit(db)
+
+    async def write(seed: int) -> int:
+        return await commits.run(0, lambda s: record_game(s, play("kids", seed, actions=5)))
+
+    try:
+        first = asyncio.run(write(1))
+        commits.close()
+        commits.close()  # twice: nothing to stop
+        second = asyncio.run(write(2))
+    finally:
+        commits.close()
+    assert sorted(g.id for g in list_games(db)) == sorted([first, second])

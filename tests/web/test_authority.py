@@ -6,6 +6,7 @@ order of the checks or to a bound shows."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -14,9 +15,14 @@ from typing import Any
 
 import pytest
 
+from helpers.games import DOZZY_ROUNDS
+from yatzy.errors import IllegalActionError
 from yatzy.game import Game
+from yatzy.saves import action_to_dict
+from yatzy.scorekeeping import rounds
 from yatzy.seats import Seat
-from yatzy.storage import Database
+from yatzy.storage import Database, StorageError
+from yatzy.storage.rooms import CODE_ALPHABET, RoomRecord
 from yatzy.web.protocol import Ack, Act, Amend, Undo
 from yatzy.web.room import Grant, Refusal, Room, RoomSettings
 from yatzy.web.rooms import Rooms
@@ -109,11 +115,17 @@ def test_an_undo_and_a_correction_one_version_behind_or_ahead_are_stale(tmp_path
 def test_a_spectator_another_seat_and_a_seat_out_of_turn_are_refused(tmp_path: Path) -> None:
     async def test() -> None:
         async with held(tmp_path, two_people()) as (rooms, room):
-            assert (await refused(act(rooms, room, SPECTATOR, "r"), room)).code == "spectator"
+            assert not await rooms.play_bot(room) and room.version == 0  # no bot to move
+            watching = await refused(act(rooms, room, SPECTATOR, "r"), room)
+            assert (watching.code, watching.message) == ("spectator", "spectators watch; they do not play")
             other = await refused(act(rooms, room, ANN, "r", seat=1), room)
             assert (other.code, other.message) == ("other_seat", "your token plays seat 0, not seat 1")
             turn = await refused(act(rooms, room, BO, "r"), room)
             assert (turn.code, turn.message) == ("not_your_turn", "it is Ann's turn, not yours")
+            for action, code, words in (("fly", "invalid_action", "“fly” is not an action; write r (roll)"),
+                                        ("s chance", "illegal_action", "roll the dice before scoring")):
+                wrong = await refused(act(rooms, room, ANN, action), room)
+                assert wrong.code == code and wrong.message.startswith(words)
             assert (await act(rooms, room, ANN, "r", seat=0)).version == 1  # her own seat, named
     run(test)
 
@@ -122,11 +134,32 @@ def test_the_table_plays_each_persons_seat_in_turn_and_no_bots_or_seats_past_the
     async def test() -> None:
         game = Game("yatzy", [Seat("Ann"), Seat("Bo"), Seat("Cy", "bot", "beginner")], seed=3)
         async with held(tmp_path, game, hot_seat=True) as (rooms, room):
-            for seat, code in ((3, "other_seat"), (2, "other_seat"), (1, "not_your_turn")):
-                assert (await refused(act(rooms, room, TABLE, "r", seat=seat), room)).code == code
+            for seat, code, words in ((3, "other_seat", "the table plays the people's seats only"),
+                                      (2, "other_seat", "the table plays the people's seats only"),
+                                      (1, "not_your_turn", "it is Ann's turn, not yours")):
+                wrong = await refused(act(rooms, room, TABLE, "r", seat=seat), room)
+                assert (wrong.code, wrong.message) == (code, words)
             assert (await act(rooms, room, TABLE, "r", seat=0)).version == 1  # the first seat
             assert (await act(rooms, room, TABLE, "r")).version == 2  # no seat: whoever is to play
             assert (await refused(act(rooms, room, ANN, "r"), room)).code == "hot_seat"
+    run(test)
+
+
+def test_a_bot_that_cannot_move_is_logged_and_its_turn_waits(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    async def test() -> None:
+        game = Game("yatzy", [Seat("Ann"), Seat("Cy", "bot", "beginner")], seed=5)
+        async with held(tmp_path, game) as (rooms, room):
+            def broken(room: Room) -> None:
+                raise IllegalActionError("the bot's table is wrong")
+
+            monkeypatch.setattr(rooms.bots, "move", broken)
+            await act(rooms, room, ANN, "r")
+            with caplog.at_level(logging.ERROR, logger="yatzy.web.rooms"):
+                await act(rooms, room, ANN, "s chance")
+                assert room.bot_turn() and not await rooms.play_bot(room)
+            assert room.version == 2 and room.game.state.current == 1
+            assert set(caplog.messages) == {f"room {room.code}: the bot of seat 1 could not move"}
     run(test)
 
 
@@ -137,7 +170,9 @@ def test_a_retried_action_is_acknowledged_again_for_its_seat_only(tmp_path: Path
             again = await act(rooms, room, ANN, "r", msg_id="same", version=0)
             assert (first.version, again.version, again.duplicate) == (1, 1, True)
             assert room.version == 1
-            assert (await refused(act(rooms, room, BO, "r", msg_id="same"), room)).code == "bad_message"
+            theirs = await refused(act(rooms, room, BO, "r", msg_id="same"), room)
+            assert (theirs.code, theirs.message) == ("bad_message",
+                                                     "this client action id was used for another seat's move")
     run(test)
 
 
@@ -170,6 +205,8 @@ def test_an_undo_or_a_correction_is_refused_to_a_spectator_another_seat_and_outs
         async with held(tmp_path / "keeper", keeper) as (rooms, room):
             watching = await refused(edit(rooms, room, SPECTATOR, undo(room)), room)
             assert (watching.code, watching.message) == ("spectator", "spectators watch; they do not play")
+            nothing = await refused(edit(rooms, room, ANN, undo(room)), room)  # no move yet
+            assert (nothing.code, nothing.message) == ("illegal_action", "nothing to undo yet")
             await act(rooms, room, ANN, "r = 11111")
             await act(rooms, room, ANN, "s yatzy")
             await act(rooms, room, BO, "r = 22222")
@@ -194,14 +231,22 @@ def test_an_undo_or_a_correction_is_refused_to_a_spectator_another_seat_and_outs
     run(test)
 
 
+async def play_kids_out(rooms: Rooms, room: Room, rolled: int = 0) -> None:
+    """Ann fills a one-player scorekeeper room's six boxes of the kids' game, Ones to Sixes with
+    five of a kind (``rolled``: the first throw is in already); the game is then over."""
+    for face, box in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), start=1):
+        if face > rolled:
+            await act(rooms, room, ANN, f"r = {str(face) * 5}")
+        await act(rooms, room, ANN, f"s {box}")
+    assert room.over
+
+
 def test_an_undo_once_the_game_is_over_is_refused_but_a_correction_is_taken(tmp_path: Path) -> None:
     async def test() -> None:
         async with held(tmp_path, Game("kids", ["Ann"], dice_from="players")) as (rooms, room):
-            room.taken.discard(1)
-            for face, box in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), start=1):
-                await act(rooms, room, ANN, f"r = {str(face) * 5}")
-                await act(rooms, room, ANN, f"s {box}")
-            assert room.over
+            await play_kids_out(rooms, room)
+            moved = await refused(act(rooms, room, ANN, "r = 11111"), room)
+            assert (moved.code, moved.message) == ("game_over", "the game is over; no more moves")
             over = await refused(edit(rooms, room, ANN, undo(room)), room)
             assert (over.code, over.message) == ("game_over", "the game is over; correct a round instead")
             await edit(rooms, room, ANN, amend(room, 0, [1, 1, 1, 1, 2], "ones"))
@@ -209,15 +254,76 @@ def test_an_undo_once_the_game_is_over_is_refused_but_a_correction_is_taken(tmp_
     run(test)
 
 
+def test_a_dozzy_correction_brings_back_the_tiles_named_and_none_named_is_refused_with_the_choices(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, Game("dozzy", ["Ann"], dice_from="players")) as (rooms, room):
+            room.taken.discard(1)
+            for action in DOZZY_ROUNDS:
+                await act(rooms, room, ANN, action)
+            into_ones = Amend(id="ones", version=room.version, turn=5, dice=[2, 2, 4, 5, 6], box="n1")
+            unnamed = await refused(edit(rooms, room, ANN, into_ones), room)
+            assert (unnamed.code, unnamed.message) == ("illegal_action", "the corrected round: choose which "
+                                                       "tiles come back: s n1 8 or s n1 10 or s n1 11")
+            acks: list[Ack] = []
+            await rooms.edit(room, ANN, into_ones.model_copy(update={"returns": [11]}), "sv", acks.append)
+            assert [a.version for a in acks] == [room.version]
+            assert (rounds(room.game)[5].box, rounds(room.game)[5].returns) == ("n1", (11,))
+            assert room.session.lang == room.settings.lang == "en"  # the room's own again after a Swede's
+    run(test)
+
+
+def test_an_action_or_edit_another_process_accepted_first_is_acknowledged_as_a_retry(tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, Game("yatzy", ["Ann", "Bo"], dice_from="players")) as (rooms, room):
+            await act(rooms, room, ANN, "r = 11111")
+            await act(rooms, room, ANN, "s yatzy")
+            other = Rooms(rooms.db)  # a second server process on the same database
+            try:
+                twin = await other.get(room.code)
+                assert twin is not None and twin.version == room.version == 2
+                twin.taken.update(room.taken)  # held() seats Ann and Bo in memory only
+                roll = Act(id="bo", version=2, action="r = 22222")
+                await rooms.act(room, BO, roll, "en", lambda ack: None)
+                acks: list[Ack] = []
+                await other.act(twin, BO, roll, "en", acks.append)  # the same action, a retry to the other
+                assert acks == [Ack(id="bo", version=3, duplicate=True)] and twin.version == 3
+                twin.taken.update(room.taken)  # loaded again: from the database
+                msg = amend(room, 0, [1, 1, 1, 1, 2], "ones")
+                await edit(rooms, room, ANN, msg)
+                acks.clear()
+                await other.edit(twin, ANN, msg, "en", acks.append)  # the same edit, a retry to the other
+                assert acks == [Ack(id=msg.id, version=4, duplicate=True)]
+                assert twin.version == 4 and twin.game.state.players[0].card == {"ones": 4}
+            finally:
+                await other.close()
+    run(test)
+
+
 # ---- which rooms a process holds --------------------------------------------------------------
 
-def test_a_malformed_code_is_no_room_and_no_expired_one_and_an_expired_room_says_so(tmp_path: Path) -> None:
+def test_a_malformed_code_is_no_room_and_no_expired_one_and_an_expired_room_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def test() -> None:
         async with held(tmp_path, two_people()) as (rooms, room):
             assert rooms.holds(room)
             assert not await rooms.expired(room.code)  # a live room
+            asked: list[str] = []
+            def asking(query: Callable[[str], Any]) -> Callable[[str], Any]:
+                def ask(code: str) -> Any:
+                    asked.append(code)
+                    return query(code)
+                return ask
+
+            for name in ("load", "expired"):  # what the database is asked, in order
+                monkeypatch.setattr(rooms.store, name, asking(getattr(rooms.store, name)))
             for bad in (room.code[:-1], room.code[:-1] + "0", room.code + "A"):  # too short, a 0, too long
                 assert await rooms.get(bad) is None and not await rooms.expired(bad)
+            assert asked == []  # a code that cannot be a room's costs no query
+            unknown = "".join(sorted(set(CODE_ALPHABET) - set(room.code)))[:len(room.code)]
+            assert await rooms.get(unknown) is None and not await rooms.expired(unknown)
+            assert asked == [unknown, unknown]
+            monkeypatch.undo()
             later = datetime.now(UTC) + timedelta(days=1)
             assert await asyncio.to_thread(rooms.store.expire, later, later, later) == [room.code]
             assert await rooms.expired(room.code) and await rooms.expired(room.code.lower())
@@ -226,11 +332,261 @@ def test_a_malformed_code_is_no_room_and_no_expired_one_and_an_expired_room_says
     run(test)
 
 
+def test_waiting_for_the_saves_waits_for_the_game_asked_or_every_game_and_for_nothing_else(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            written = asyncio.Event()
+
+            async def save() -> None:  # a whole save on its way until ``written``
+                await written.wait()
+
+            room.saving = asyncio.ensure_future(save())
+            for game_id, waits in ((room.game_id + 1, False), (room.game_id, True), (None, True)):
+                waiting = asyncio.ensure_future(rooms.saved(game_id))
+                await asyncio.sleep(0)  # one step: a wait for nothing is over
+                assert waiting.done() != waits, game_id
+                waiting.cancel()
+            written.set()
+            await rooms.saved(room.game_id)
+            assert room.saving.done()
+    run(test)
+
+
+def test_waiting_for_the_saves_waits_for_a_last_move_still_being_committed(tmp_path: Path) -> None:
+    """The game is over in memory while its last move is written under the room's lock; its
+    save begins only after: a wait for the saves then waits for both (the expiry test's race)."""
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            written = asyncio.Event()
+
+            async def save() -> None:
+                await written.wait()
+
+            async with room.lock:  # the last move being committed
+                waiting = asyncio.ensure_future(rooms.saved(room.game_id))
+                await asyncio.sleep(0)
+                assert not waiting.done()
+                room.saving = asyncio.ensure_future(save())  # as the commit's save_later
+            await asyncio.sleep(0)
+            assert not waiting.done()  # the save is on its way
+            written.set()
+            await asyncio.wait_for(waiting, 5)
+            assert room.saving.done()
+    run(test)
+
+
+def test_a_finished_room_nobody_here_watches_is_let_go_and_no_other(tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, Game("kids", ["Ann"], dice_from="players")) as (rooms, room):
+            await rooms._let_go(room)  # not over: kept
+            assert rooms.holds(room)
+            await play_kids_out(rooms, room)
+            assert room.letting_go is not None  # the timer, set as the game ended
+            room.listeners.add(lambda what: None)  # someone connected meanwhile
+            await rooms._let_go(room)
+            assert rooms.holds(room) and room.letting_go is None
+            room.listeners.clear()
+            twin = Room.from_record(await asyncio.to_thread(rooms.store.load, room.code))  # type: ignore[arg-type]
+            rooms.rooms[room.code] = twin  # the code held by another room (loaded again)
+            await rooms._let_go(room)
+            assert rooms.rooms[room.code] is twin and room.code in rooms._subscriptions
+            rooms.rooms[room.code] = room
+            await rooms._let_go(room)
+            assert not rooms.holds(room) and room.code not in rooms._subscriptions and room.letting_go is None
+            rooms._let_go_later(room)
+            assert room.letting_go is not None
+            await rooms.forget(room)
+            assert room.letting_go is None
+            await rooms.forget(room)  # forgetting it again does nothing
+            assert room.code not in rooms.rooms and room.code not in rooms._subscriptions
+    run(test)
+
+
+def test_a_room_loaded_back_writes_a_finished_games_missing_save_and_no_unfinished_ones(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, Game("kids", ["Ann"], dice_from="players")) as (rooms, room):
+            written = asyncio.Event()
+
+            async def save() -> None:  # this process's save of the end never comes
+                await written.wait()
+
+            room.saving = asyncio.ensure_future(save())
+            await act(rooms, room, ANN, "r = 11111")
+            other = Rooms(rooms.db)  # a server started again on the same database
+            try:
+                mid = await other.get(room.code)
+                assert mid is not None
+                await other.saved()
+                stored = await asyncio.to_thread(rooms.store.load, room.code)
+                assert stored is not None and (stored.saved, len(stored.game.log)) == (0, 1)  # not over
+                await other.forget(mid)
+                await play_kids_out(rooms, room, rolled=1)
+                assert room.over and room.saved == 0
+                again = await other.get(room.code)
+                assert again is not None and again.over
+                await other.saved()
+                stored = await asyncio.to_thread(rooms.store.load, room.code)
+                assert stored is not None and stored.saved == len(stored.game.log) == again.saved == 12
+            finally:
+                written.set()
+                await other.close()
+    run(test)
+
+
+def test_a_finished_games_save_is_written_once_and_one_that_fails_is_logged_and_tried_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    async def test() -> None:
+        async with held(tmp_path, Game("kids", ["Ann"], dice_from="players")) as (rooms, room):
+            written: list[int] = []
+            real, failing = rooms.store.save_game, [True]
+
+            def save_game(target: Any, held: Any) -> None:
+                written.append(len(held.game.log))
+                if failing:
+                    raise StorageError("the disk is full")
+                real(target, held)
+
+            monkeypatch.setattr(rooms.store, "save_game", save_game)
+            with caplog.at_level(logging.ERROR, logger="yatzy.web.rooms"):
+                await play_kids_out(rooms, room)
+                await rooms.saved()
+            tries = len(written)  # the group commit's, then the save's alone
+            assert (set(written), room.saved) == ({12}, 0)
+            assert caplog.messages == [f"room {room.code}: the game's save could not be written: "
+                                       "the disk is full"]
+            failing.clear()
+            rooms.save_later(room)  # what a correction or a restart does
+            await rooms.saved()
+            assert (len(written), room.saved) == (tries + 1, 12)
+            rooms.save_later(room)
+            await rooms.saved()
+            assert len(written) == tries + 1  # saved already: not written again
+    run(test)
+
+
 def test_a_closed_process_holds_no_room(tmp_path: Path) -> None:
     async def test() -> None:
         async with held(tmp_path, two_people()) as (rooms, room):
             twin = Room.from_record(await asyncio.to_thread(rooms.store.load, room.code))  # type: ignore[arg-type]
             assert rooms.holds(room) and not rooms.holds(twin)  # the same code, another room
-            await rooms.close()
+
+            async def broken() -> None:
+                raise RuntimeError("a save's own bug")
+
+            room.saving = asyncio.ensure_future(broken())
+            await rooms.close()  # waits for the saves, and a save that fails does not stop it
+            assert isinstance(room.saving.exception(), RuntimeError)
             assert not rooms.holds(room)
+    run(test)
+
+
+def test_a_restarted_process_takes_up_the_unfinished_rooms_that_moved_lately_and_logs_one_that_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            broken, _table = await rooms.create(two_people(), RoomSettings(bot_pace=0))
+            kids = Game("kids", ["Ann"], dice_from="players")
+            done, _table = await rooms.create(kids, RoomSettings(bot_pace=0))
+            done.taken.add(0)
+            await play_kids_out(rooms, done)
+            await rooms.saved()  # stored as finished
+            await act(rooms, room, ANN, "r")
+            other = Rooms(rooms.db)  # a server started again on the same database
+            try:
+                assert await other.resume(within=timedelta(0)) == 0 and other.rooms == {}  # moved before now
+                load = other.store.load
+
+                def failing(code: str) -> RoomRecord | None:
+                    if code == broken.code:
+                        raise StorageError("the stored game no longer loads")
+                    return load(code)
+
+                monkeypatch.setattr(other.store, "load", failing)
+                with caplog.at_level(logging.ERROR, logger="yatzy.web.rooms"):
+                    assert await other.resume() == 2  # moved within the day, not finished
+                assert list(other.rooms) == [room.code] and other.rooms[room.code].version == 1
+                assert caplog.messages == [f"room {broken.code} could not be taken up again: "
+                                           "the stored game no longer loads"]
+            finally:
+                await other.close()
+    run(test)
+
+
+def test_an_action_another_process_moved_before_or_the_database_refused_is_refused_and_the_room_read_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            other = Rooms(rooms.db)  # a second server process on the same database
+            try:
+                twin = await other.get(room.code)
+                assert twin is not None
+                twin.taken.update(room.taken)
+                await act(rooms, room, ANN, "r")
+                with pytest.raises(Refusal) as lost:  # the twin has not heard of it
+                    await act(other, twin, ANN, "r", version=0)
+                assert (lost.value.code, lost.value.message, lost.value.resync) == (
+                    "conflict", "another server process moved this game first", True)
+                assert twin.version == 1 and twin.game.log == room.game.log  # read again
+            finally:
+                await other.close()
+
+            def failing(*args: Any) -> None:
+                raise StorageError("the disk is full")
+
+            monkeypatch.setattr(rooms.store, "commit_action", failing)
+            room.taken.update({0, 1})
+            with caplog.at_level(logging.ERROR, logger="yatzy.web.rooms"), pytest.raises(Refusal) as failed:
+                await act(rooms, room, ANN, "r")
+            assert (failed.value.code, failed.value.message, failed.value.resync) == (
+                "storage", "the game could not be saved, so the move was not made: the disk is full", True)
+            assert caplog.messages == [f"room {room.code}: commit failed: the disk is full"]
+            assert room.version == 1 and len(room.game.log) == 1  # as stored: the roll not made
+    run(test)
+
+
+def test_dice_typed_at_a_scorekeeper_table_keep_what_they_can_and_a_roll_written_out_is_taken_as_written(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, Game("yatzy", ["Ann", "Bo"], dice_from="players")) as (rooms, room):
+            await act(rooms, room, ANN, "r = 11234")
+            await act(rooms, room, ANN, "r = 11256")
+            assert str(room.game.log[-1]) == "k 112 = 56"  # the dice on the table kept
+            for typed, words in (("r = 1234", "Yatzy (Scandinavian) is played with 5 dice; you typed 4"),
+                                 ("r = 12x45", "“ 12x45” is not a roll: “x” is not a die face")):
+                wrong = await refused(act(rooms, room, ANN, typed), room)
+                assert wrong.code == "invalid_action" and wrong.message.startswith(words)
+            await act(rooms, room, ANN, "k 1126 = 3")
+            assert str(room.game.log[-1]) == "k 1126 = 3"
+        (tmp_path / "server").mkdir()
+        async with held(tmp_path / "server", two_people()) as (rooms, room):
+            for typed in ("r = 11111", "r = 1234"):  # the game throws the dice, however many are named
+                named = await refused(act(rooms, room, ANN, typed), room)
+                assert (named.code, named.message) == ("invalid_action", "a person's roll names the dice to "
+                                                       "keep; the game throws the rest")
+    run(test)
+
+
+def test_the_room_channel_hears_each_change_with_its_versions_events_and_an_actions_own_details(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, Game("yatzy", ["Ann", "Bo"], dice_from="players")) as (rooms, room):
+            heard: list[dict[str, Any]] = []
+
+            async def hear(message: dict[str, Any]) -> None:
+                heard.append(message)
+
+            await rooms.pubsub.subscribe(f"room:{room.code}", hear)
+            await act(rooms, room, ANN, "r = 11111", msg_id="roll")
+            await act(rooms, room, ANN, "s yatzy", msg_id="score")
+            assert heard[0] == {"kind": "game", "room": room.code, "before": 0, "version": 1,
+                                "actions": [action_to_dict(room.game.log[0])], "action_id": "roll", "seat": 0,
+                                "events": [e for e in room.buffer if e["version"] == 1]}
+            assert heard[0]["events"] and heard[1]["events"] == room.events_after(1)
+            fix = amend(room, 0, [1, 1, 1, 1, 2], "ones")
+            await edit(rooms, room, ANN, fix)  # the log written anew: no actions to follow
+            assert heard[2] == {"kind": "game", "room": room.code, "before": 2, "version": 3,
+                                "events": room.events_after(2)}
+            assert heard[2]["events"] and room.saved == room.logged == len(room.game.log)
     run(test)
