@@ -1,28 +1,39 @@
 """Side-by-side benchmark against the peer ``yatzy-solver`` (pip install -e '.[bench]').
 
-Prints each measurement for both projects and the ratio (ours / peer), then the exact
-score distributions (ours alone: the peer has none), each computed ``--runs`` times: the
-range of wall and CPU seconds, with the load average. The machine is shared and noisy:
-ratios are what to read, absolute seconds are indicative only.
-The coach rows time one query (a position's options ranked, no odds) over random
-Scandinavian positions, ours and the peer's by turns, the best of ``--coach-reps`` rounds each.
-Usage: python benchmarks/run.py [--games N] [--maxi] [--runs N] [--distribution-only] [--coach-only]
+Each row is measured in new processes, ours then the peer's (``--rounds`` times, the best
+kept; ``benchmarks/child.py`` does one), so each side's peak memory (RSS) is its own: the
+time of the work (set-up, such as loading a table, not counted), the ratio ours / peer,
+both peaks, and a check that both did the same work. The first row times a whole process
+that solves Scandinavian Yatzy, start-up included. The machine is shared and noisy: ratios
+are what to read, absolute seconds are indicative only.
+
+``--coach-only`` sets the coach's kinds of query beside the peer's in one process, round by
+round (so the load falls on both alike): one query, the typed position checked first, with
+odds, and the batch calls. ``--distribution-only`` times the exact distributions ``--runs``
+times each, with the planned peak.
+
+Usage: python benchmarks/run.py [--games N] [--rounds N] [--only WORK] [--maxi]
+       [--coach-only] [--distribution-only [--runs N]]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
-import resource
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from child import notation, random_positions
 
 from yatzy.registry import get_ruleset
 from yatzy.solver.coach import Coach
 from yatzy.solver.distribution import distribution
-from yatzy.solver.simulate import simulate_optimal
 from yatzy.solver.solve import solve
 
 
@@ -42,45 +53,76 @@ def main() -> None:
     ap.add_argument("--coach-only", action="store_true", help="only the coach queries against the peer")
     ap.add_argument("--coach-positions", type=int, default=300)
     ap.add_argument("--coach-reps", type=int, default=15, help="rounds of the coach queries (best kept)")
+    ap.add_argument("--rounds", type=int, default=1, help="times each row is measured (best kept)")
+    ap.add_argument("--only", action="append", metavar="WORK",
+                    help="only this row (process-yatzy, solve-yatzy, simulate-yatzy, coach, maxi, ...)")
     args = ap.parse_args()
     if args.coach_only:
         import yatzy_solver as ys
 
         coach_queries(solve(get_ruleset("yatzy")), ys.Solver.build(ys.Variant("yatzy-scandinavian")), args)
         return
-    if not args.distribution_only:
-        against_peer(args)
-    distributions(args.runs)
-    if args.maxi:
-        sol, t = timed(lambda: solve(get_ruleset("maxi", saved_rolls=False), use_cache=False))
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
-        print(f"maxi (no saved rolls): E {sol.expected_score:.4f}, {t:.1f} s, "
-              f"peak RSS {peak:.2f} GB, {sol.states:,} states")
+    if args.distribution_only:
+        distributions(args.runs)
+        return
+    against_peer(args)
+
+
+# (row, work for benchmarks/child.py, the peer has it too)
+ROWS = [
+    ("solve yatzy, whole process", "process-yatzy", True),
+    ("solve yatzy", "solve-yatzy", True),
+    ("solve yahtzee (forced joker)", "solve-yahtzee", True),
+    ("{games} optimal games yatzy", "simulate-yatzy", True),
+    ("{games} optimal games yahtzee", "simulate-yahtzee", True),
+    ("coach query (µs a position)", "coach", True),
+    ("batch query, arrays (µs a position)", "batch", True),
+    ("exact distribution yatzy", "distribution-yatzy", False),
+    ("exact distribution yahtzee", "distribution-yahtzee", False),
+]
+MAXI_ROW = ("maxi, bank cap 4", "maxi", False)
+
+
+def child(work: str, side: str, args: argparse.Namespace) -> dict[str, Any]:
+    """One measurement in a new process: its result, its peak RSS (bytes) and its whole wall time."""
+    cmd = [sys.executable, str(Path(__file__).with_name("child.py")), work, side, "--games", str(args.games),
+           "--positions", str(args.coach_positions), "--reps", str(args.coach_reps)]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    out = proc.stdout.read() if proc.stdout else ""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode})")
+    result: dict[str, Any] = json.loads(out.splitlines()[-1])
+    return {**result, "process": time.perf_counter() - t0, "peak": usage.ru_maxrss * 1024}
 
 
 def against_peer(args: argparse.Namespace) -> None:
-    """Solve and simulate Yatzy and Yahtzee, ours beside the peer's."""
-    import yatzy_solver as ys
-
-    # warm the JIT caches so compile time is not counted as solve time
-    solve(get_ruleset("kids"), use_cache=False)
-    rows = []
-    for ours, peer in (("yatzy", "yatzy-scandinavian"), ("yahtzee", "american+forced-joker")):
-        sol, t_ours = timed(lambda o=ours: solve(get_ruleset(o), use_cache=False))  # type: ignore[misc]
-        psol, t_peer = timed(lambda p=peer: ys.Solver.build(ys.Variant(p)))  # type: ignore[misc]
-        rows.append((f"solve {ours}", t_ours, t_peer,
-                     f"E {sol.expected_score:.5f} vs {psol.state_value('upper 0 | filled -'):.5f}"))
-        simulate_optimal(sol, 100, seed=0)
-        res, t_ours = timed(lambda s=sol: simulate_optimal(s, args.games, seed=1))  # type: ignore[misc]
-        pres, t_peer = timed(lambda p=psol: p.simulate(args.games, seed=1))  # type: ignore[misc]
-        rows.append((f"{args.games} optimal games {ours}", t_ours, t_peer,
-                     f"mean {res.mean:.2f} vs {pres['mean']:.2f}"))
-        if ours == "yatzy":
-            coached = (sol, psol)
-    print(f"{'measurement':36} {'ours s':>9} {'peer s':>9} {'ratio':>7}  check")
-    for name, a, b, note in rows:
-        print(f"{name:36} {a:9.2f} {b:9.2f} {a / b:7.2f}  {note}")
-    coach_queries(*coached, args)
+    """Every row, ours and the peer's by turns (``--rounds`` times, best kept), each in a new
+    process so each side's peak memory is its own."""
+    rows = [*ROWS, *([MAXI_ROW] if args.maxi else [])]
+    if args.only:
+        rows = [r for r in rows if r[1] in args.only]
+    print(f"wall seconds (the first row: a whole process), the coach's CPU µs a position; "
+          f"peak RSS; load {os.getloadavg()[0]:.1f}")
+    print(f"{'measurement':34} {'ours':>9} {'peer':>9} {'ratio':>6} {'ours MB':>8} {'peer MB':>8}  check",
+          flush=True)
+    for name, work, has_peer in rows:
+        best: dict[str, dict[str, Any]] = {}
+        for _ in range(args.rounds):
+            for side in ("ours", "peer") if has_peer else ("ours",):
+                got = child(work, side, args)
+                if side not in best or got["wall"] < best[side]["wall"]:
+                    best[side] = {**got, "peak": max(got["peak"], best.get(side, got)["peak"])}
+        # the whole process's wall time; one query's CPU time (the peer's is one thread too,
+        # and CPU time is the steadier on a loaded machine); else the work's wall time
+        key = {"process-yatzy": "process", "coach": "cpu"}.get(work, "wall")
+        ours, peer = best["ours"], best.get("peer")
+        cells = (f"{peer[key]:9.2f} {ours[key] / peer[key]:6.2f} {ours['peak'] / 2 ** 20:8.0f} "
+                 f"{peer['peak'] / 2 ** 20:8.0f}  {ours['note']} vs {peer['note']}" if peer else
+                 f"{'':9} {'':6} {ours['peak'] / 2 ** 20:8.0f} {'':8}  {ours['note']}")
+        print(f"{name.format(games=args.games):34} {ours[key]:9.2f} {cells}", flush=True)
 
 
 def coach_queries(sol: Any, psol: Any, args: argparse.Namespace) -> None:
@@ -90,25 +132,18 @@ def coach_queries(sol: Any, psol: Any, args: argparse.Namespace) -> None:
     over all positions in turn, round by round, so the machine's load falls on both alike; the
     best round of each is kept."""
     coach, rs = Coach(sol), sol.spec.ruleset
-    ids, faces, rng = list(rs.category_ids), {c.id: c.face for c in rs.categories}, random.Random(0)
-    typed = []
-    for _ in range(args.coach_positions):
-        filled = sorted(rng.sample(ids, rng.randrange(len(ids))), key=ids.index)
-        upper = sum(rng.randrange(rs.dice + 1) * (faces[c] or 0) for c in filled)
-        typed.append((filled, sorted(rng.randint(1, 6) for _ in range(rs.dice)), rng.randrange(3), upper))
-    notes = [f"dice {' '.join(map(str, d))} | rolls {r} | upper {u} | filled {','.join(f) or '-'}"
-             for f, d, r, u in typed]
+    typed = random_positions(rs, args.coach_positions)
+    notes = [notation(*t) for t in typed]
     positions = [coach.position(f, d, r, u) for f, d, r, u in typed]
     arrays = psol.variant.situation_arrays(notes)
     same = sum(_peer_value(psol.option_values(n), coach.best(p).action) > max(
         v for _, v in psol.option_values(n)) - 1e-3 for p, n in zip(positions, notes, strict=True))
     # a turn's three decisions one after another (roll, keep, box), as a played game has them
+    rng = random.Random(1)
     turns = [(f, sorted(rng.randint(1, 6) for _ in range(rs.dice)), left, u)
              for f, _, _, u in typed[:len(typed) // 3] for left in (2, 1, 0)]
     turn_positions = [coach.position(f, d, r, u) for f, d, r, u in turns]
-    turn_arrays = psol.variant.situation_arrays(
-        [f"dice {' '.join(map(str, d))} | rolls {r} | upper {u} | filled {','.join(f) or '-'}"
-         for f, d, r, u in turns])
+    turn_arrays = psol.variant.situation_arrays([notation(*t) for t in turns])
     # name: (what is timed, the peer's measure it is set beside)
     measures: dict[str, tuple[Callable[[], object], str]] = {
         "ours": (lambda: [coach.options(p, with_odds=False) for p in positions], "peer"),

@@ -13,6 +13,7 @@ from yatzy.actions import Roll, Score
 from yatzy.dice import all_rolls, counts, sub_multisets
 from yatzy.registry import get_ruleset
 from yatzy.rules import Bonus, Category, Ruleset
+from yatzy.solver import simulate as simulate_module
 from yatzy.solver.coach import Coach
 from yatzy.solver.simulate import simulate_optimal
 from yatzy.solver.solve import solve
@@ -164,6 +165,21 @@ def test_optimal_simulation_matches_value(name: str, opts: dict[str, object], ga
     sol = solve(get_ruleset(name, **opts))
     summary = simulate_optimal(sol, games, seed=7)
     assert abs(summary.mean - sol.expected_score) < 3 * summary.std_error
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 20, 21])
+def test_optimal_games_are_the_same_however_they_are_split(
+        chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Game g's dice are its own: played in calls of ``chunk`` games (fewer, as many and more
+    than the games), every score is the one-call score, and progress is heard after each call."""
+    sol = solve(get_ruleset("kids"))
+    whole = simulate_optimal(sol, 20, seed=5).scores
+    monkeypatch.setattr(simulate_module, "CHUNK", chunk)
+    heard: list[tuple[int, int]] = []
+    split = simulate_optimal(sol, 20, seed=5, progress=lambda done, games: heard.append((done, games))).scores
+    assert split.tolist() == whole.tolist()
+    assert [done for done, _ in heard] == [*range(chunk, 20, chunk), 20] and {g for _, g in heard} == {20}
+    assert simulate_optimal(sol, 20, seed=6).scores.tolist() != whole.tolist()
 
 
 def test_coach_ranks_and_odds() -> None:

@@ -158,12 +158,13 @@ def _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one):  # 
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
+def simulate(n_games, first, seed, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
              jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
              pos_ptr, pos_cat, roll_prob, bonus_points, roll_ptr, roll_subs):  # noqa: ANN001, ANN201
-    """Play n_games with the optimal policy; returns each game's final score.
+    """Play games first..first + n_games - 1 with the optimal policy; each one's final score.
 
-    Game g's dice come from its own stream (seed, g), so results don't depend on threads.
+    Game g's dice come from its own stream (seed, g), so results depend neither on threads
+    nor on how the games are split into calls.
     """
     out = np.zeros(n_games, dtype=np.int64)
     full0 = start[n]
@@ -182,7 +183,8 @@ def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, start,
         S_buf = np.empty((levels + 1, NR), dtype=np.float32)
         EX_buf = np.empty((levels + 1, NK), dtype=np.float32)
         Y = np.empty(NK, dtype=np.float32)
-        for g in range(b * block, min(n_games, (b + 1) * block)):
+        for i in range(b * block, min(n_games, (b + 1) * block)):
+            g = first + i
             rng = np.uint64(seed) * np.uint64(1000003) + np.uint64(g) * np.uint64(0x632BE59BD9B4E019)
             m, a, u, total = zero, zero, zero, zero
             for turn in range(C):
@@ -219,7 +221,7 @@ def simulate(n_games, seed, V, score, is_upper, open_bits, cap, n, child, start,
                 a = a_best
             if u >= cap:
                 total += bonus_points
-            out[g] = total
+            out[i] = total
     return out
 
 
