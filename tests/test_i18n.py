@@ -35,7 +35,17 @@ import yatzy
 from yatzy.bots import BOTS
 from yatzy.cli import app
 from yatzy.game import Game
-from yatzy.i18n import LANGUAGES, LOCALE_DIR, _, current_language, language, number, percent, pgettext
+from yatzy.i18n import (
+    LANGUAGES,
+    LOCALE_DIR,
+    _,
+    current_language,
+    language,
+    ngettext,
+    number,
+    percent,
+    pgettext,
+)
 from yatzy.line.play import hot_seat
 from yatzy.names import category_name
 from yatzy.registry import ALIASES, OPTIONS, RULESETS, get_ruleset, parse_options
@@ -494,3 +504,15 @@ def test_the_commands_write_numbers_the_languages_way(args: list[str], lang: str
     r = runner.invoke(app, [*args, "--lang", lang], env=WIDE)
     assert r.exit_code == 0, r.output
     assert re.search(expected, r.stdout), r.stdout
+
+
+def test_the_coachs_target_agrees_with_its_number() -> None:
+    """The terminal coach's target in words: Russian's three forms (1, 21 очко; 2 очка; 5 очков)
+    and Finnish's two (1 piste, 2 pistettä)."""
+    def playing(lang: str, n: int) -> str:
+        with language(lang):
+            return ngettext("Playing for {target} point", "Playing for {target} points", n).format(target=n)
+
+    assert [playing("ru", n) for n in (1, 21, 2, 5, 11)] == [
+        "Игра на 1 очко", "Игра на 21 очко", "Игра на 2 очка", "Игра на 5 очков", "Игра на 11 очков"]
+    assert [playing("fi", n) for n in (1, 2)] == ["Tavoitteena 1 piste", "Tavoitteena 2 pistettä"]

@@ -33,7 +33,7 @@ from .events import (
     Undone,
     event_from_dict,
 )
-from .i18n import _, language, ngettext, number
+from .i18n import _, language, ngettext, number, percent
 from .names import box_label, category_name
 from .registry import find_variant
 from .session import Preparing
@@ -41,10 +41,11 @@ from .views import GameView, and_list
 
 if TYPE_CHECKING:  # types only: the solver and the storage are heavy to import
     from .solver.coach import Option
+    from .solver.target import TargetOption
     from .storage import GameSummary
 
-__all__ = ["analysis_note", "board_text", "box_points_text", "coach_head_text", "coach_option_text",
-           "coach_reason_text",
+__all__ = ["analysis_note", "board_text", "box_points_text", "coach_chance_text", "coach_head_text",
+           "coach_option_text", "coach_reason_text", "coach_target_head_text", "target_working_text",
            "costly_move_text", "decision_move", "decision_text", "dice_status_text", "duration_text",
            "event_text", "event_words", "every_decision_texts", "game_summary_text", "more_moves_text",
            "preparing_text", "reason_text", "rolls_sentence", "rolls_text", "round_text", "round_words",
@@ -370,6 +371,31 @@ def coach_option_text(rank: int, option: Option, view: GameView, reason: Reason 
     if reason is not None:
         text += "; " + coach_reason_text(reason)
     return _sentence(text)
+
+
+def coach_target_head_text(view: GameView, target: int) -> str:
+    """What the coach's list ranks when it plays for a final score: "The coach's best moves for
+    2 3 3 5 6, 2 rolls left, by the chance of ending the game with 250 points or more:"."""
+    assert view.dice is not None
+    return ngettext("The coach's best moves for {dice}, {rolls}, by the chance of ending the game with "
+                    "{target} point or more:",
+                    "The coach's best moves for {dice}, {rolls}, by the chance of ending the game with "
+                    "{target} points or more:", target).format(dice=show_dice(view.dice),
+                                                               rolls=rolls_text(view), target=target)
+
+
+def target_working_text(target: int) -> str:
+    """What the coach says while it works out each move's chance of a target (up to ~2 s)."""
+    return ngettext("Working out each move's chance of {target} point…",
+                    "Working out each move's chance of {target} points…", target).format(target=target)
+
+
+def coach_chance_text(rank: int, chance: TargetOption, view: GameView) -> str:
+    """One move ranked for a target: "1. Keep 5 5 5 and roll the others: a 12.3 % chance,
+    expected 18.2 more points."."""
+    return _sentence(_("{rank}. {move}: a {chance} chance, expected {value} more points").format(
+        rank=rank, move=_move(chance.option, view), chance=percent(chance.chance, 1),
+        value=number(chance.option.value, 1)))
 
 
 def coach_reason_text(reason: Reason) -> str:

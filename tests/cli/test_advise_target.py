@@ -38,11 +38,14 @@ def test_the_table_in_swedish() -> None:
     assert "poäng 9, mål 49" in r.output and "chans att nå målet" in r.output
 
 
+RANGE = "a target is a whole number of points from 0 to 155 in kids (the most a game can score)"
+
+
 @pytest.mark.parametrize(("args", "words"), [
-    (["--target", "x"], "a target is a whole number of points, not “x”"),
-    (["--target", "-1"], "a target is 0 points or more, not -1"),
-    (["--target", "156"], "a target is at most 155 points in kids (the most a game can score), not 156"),
-    (["--target", "100,120"], "give one target, not “100,120”"),
+    (["--target", "x"], f"{RANGE}, not x"),
+    (["--target", "-1"], f"{RANGE}, not -1"),
+    (["--target", "156"], f"{RANGE}, not 156"),
+    (["--target", "100,120"], f"{RANGE}, not 100,120"),
     (["--target", "100", "--points", "8"], "the points so far are 9 (the upper total) to 155, not 8"),
     (["--target", "100", "--points", "156"], "the points so far are 9 (the upper total) to 155, not 156"),
 ])

@@ -14,12 +14,13 @@ from rich.console import Console
 from yatzy.actions import Roll
 from yatzy.analysis import analyse
 from yatzy.game import Game
-from yatzy.i18n import number
+from yatzy.i18n import number, percent
 from yatzy.line.play import hot_seat
 from yatzy.narration import decision_text
 from yatzy.seats import Seat
 from yatzy.solver.coach import Coach, Option
 from yatzy.solver.solve import solve
+from yatzy.solver.target import game_target
 from yatzy.storage import Database, player_stats
 from yatzy.views import game_view
 
@@ -56,6 +57,11 @@ def answers(game: Game, lines: Iterable[Line], lang: str = "en") -> list[list[st
 
 def coach_of(game: Game) -> Coach:
     return Coach(solve(game.ruleset))
+
+
+def no_building(chunk: list[str]) -> list[str]:
+    """A chunk without the line that says the coach's table is being built (the first time only)."""
+    return [line for line in chunk if not line.startswith("Building the ")]
 
 
 # ---- only what changed ---------------------------------------------------------------------------
@@ -106,7 +112,7 @@ def test_enter_says_where_the_turn_stands_and_s_lists_the_boxes() -> None:
 def test_the_coach_reads_the_best_moves_as_sentences_best_first() -> None:
     game = Game("kids", ["Ann"], seed=1)
     before, _rolled, advice = answers(game, ["c", "r", "c"])[1:-1]
-    advice = [line for line in advice if not line.startswith("Building the ")]  # the first time only
+    advice = no_building(advice)
     assert before == ["Roll, and the coach ranks every keep and every box for your dice."]
     coach = coach_of(game)
     options = coach.options(coach.position_of(game), with_odds=False)
@@ -146,6 +152,78 @@ def test_dozzy_has_no_table_and_the_coach_says_so_with_the_bots_rule_of_thumb() 
     assert "yatzy" in game.player.card
 
 
+def test_the_line_game_warms_the_coach_up_as_it_starts_but_not_for_dozzy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the terminal game and the server do: the first c after an install waits for no compiler."""
+    started: list[str] = []
+    monkeypatch.setattr("yatzy.line.play.warm_up_soon", lambda: started.append("warm-up"))
+    answers(Game("kids", ["Ann"], seed=1), [])
+    assert started == ["warm-up"]
+    answers(Game("dozzy", ["Ann"], seed=1), [])  # no exact table, no coach to warm up
+    assert started == ["warm-up"]
+
+
+# ---- playing for a final score (t) ---------------------------------------------------------------
+
+def test_t_has_the_coach_rank_by_the_chance_of_a_final_score_and_t_alone_goes_back() -> None:
+    game = Game("kids", ["Ann"], seed=1)
+    on, ranked, off, again = [no_building(c) for c in answers(game, ["r", "t 100", "c", "t", "c"])][2:6]
+    assert on == ["The coach plays for 100 points or more at the end: c ranks the moves by their chance of "
+                  "that (t alone: the points to expect again)."]
+    query = game_target(coach_of(game), game.clone(), 100)
+    dice = " ".join(map(str, game.state.dice or ()))
+    assert ranked[0] == "Working out each move's chance of 100 points…"
+    assert ranked[1] == (f"The coach's best moves for {dice}, 2 rolls left, by the chance of ending the game "
+                         "with 100 points or more:")
+    for rank, (line, t) in enumerate(zip(ranked[2:5], query.options[:3], strict=True), 1):
+        assert line == (f"{rank}. {move(t.option, game)}: a {percent(t.chance, 1)} chance, "
+                        f"expected {number(t.option.value, 1)} more points.")
+    assert ranked[5:] == [f"… and {len(query.options) - 3} more moves."]
+    assert off == ["The coach ranks the moves by the points to expect again (t 250 plays for a final score)."]
+    assert again[0].startswith(f"The coach's best moves for {dice}, 2 rolls left, by the points still to")
+    assert len(game.log) == 1  # the coach changes nothing
+
+
+@pytest.mark.parametrize(("typed", "refused"), [("156", True), ("155", False), ("0", False), ("-1", True),
+                                                ("x", True), ("100 120", True)])
+def test_a_target_no_game_can_score_is_refused_in_words(typed: str, refused: bool) -> None:
+    game = Game("kids", ["Ann"], seed=1)
+    said, ranked = [no_building(c) for c in answers(game, ["r", f"t {typed}", "c"])][2:4]
+    if refused:
+        assert said == ["a target is a whole number of points from 0 to 155 in kids (the most a game can "
+                        f"score), not {typed}"]
+        assert ranked[0].startswith("The coach's best moves for ") and "by the points still to" in ranked[0]
+    else:
+        assert said[0].startswith(f"The coach plays for {typed} points or more at the end")
+        assert ranked[1].endswith(f"with {typed} points or more:")
+        if typed == "0":  # every move reaches 0
+            assert all(" a 100.0% chance" in line for line in ranked[2:5])
+
+
+def test_too_early_a_target_is_refused_by_the_solver_and_the_coach_ranks_by_points_meanwhile() -> None:
+    game = Game("yatzy", ["Ann"], seed=1)
+    said, ranked = [no_building(c) for c in answers(game, ["r", "t 250", "c"])][2:4]
+    assert said[0].startswith("The coach plays for 250 points")
+    assert ranked[0] == "Working out each move's chance of 250 points…"
+    assert ranked[1].startswith("the chance of reaching a target is worked out exactly near the end of")
+    assert ranked[2].startswith("The coach's best moves for ") and "by the points still to" in ranked[2]
+
+
+def test_saved_roll_games_and_dozzy_say_why_there_is_no_target() -> None:
+    said = no_building(answers(Game("maxi", ["Ann"], seed=1), ["r", "t 300"])[2])
+    assert said == ["playing to a target is not worked out for games with saved rolls (maxi)"]
+    said = answers(Game("dozzy", ["Ann"], seed=1), ["r", "t 300"])[2]
+    assert said[0].startswith("DOZZY has no exact table")
+
+
+def test_the_target_speaks_the_players_language() -> None:
+    game = Game("kids", ["Aino"], seed=1)
+    for typed, one, many in (("1", "на 1 очко или", "с 1 очком или"),
+                             ("5", "на 5 очков или", "с 5 очками или")):
+        on, ranked = [no_building(c) for c in answers(game.clone(), ["r", f"t {typed}", "c"], lang="ru")][2:4]
+        assert on[0].startswith(f"Тренер играет {one} больше") and ranked[1].endswith(f"{many} больше:")
+
+
 # ---- the warning before a costly move ------------------------------------------------------------
 
 TYPED: list[str] = []
@@ -162,7 +240,7 @@ def test_the_warning_asks_before_a_costly_move_and_the_move_waits() -> None:
     game = Game("kids", ["Ann"], seed=1)
     chunks = answers(game, ["r", "w", worst_move, "", worst_move, "y"])
     on, asked, refused, again, played = chunks[2:7]
-    on = [line for line in on if not line.startswith("Building the ")]
+    on = no_building(on)
     assert on == ["Asks before a move that loses more than 1 point against the coach's best (w changes it)."]
     assert asked[0].startswith("This move loses ") and asked[0].endswith(". Play it anyway?")
     assert refused == ["Not played: choose your move."]
@@ -180,8 +258,7 @@ def test_without_the_warning_a_costly_move_is_played_at_once() -> None:
 
 def test_w_cycles_the_warning_then_turns_it_off() -> None:
     game = Game("kids", ["Ann"], seed=1)
-    chunks = [[line for line in c if not line.startswith("Building the ")]
-              for c in answers(game, ["w"] * 5)[1:-1]]
+    chunks = [no_building(c) for c in answers(game, ["w"] * 5)[1:-1]]
     asks = "Asks before a move that loses more than"
     assert [c[0].split(" against")[0] for c in chunks] == [
         f"{asks} 1 point", f"{asks} 3 points", f"{asks} 5 points", f"{asks} 10 points",
@@ -196,7 +273,7 @@ def test_the_analysis_after_the_game_reads_each_persons_costliest_decisions(
     game = Game("kids", [GREEDY, Seat("Me")], seed=3)
     chunks = answers(game, [*KIDS_GAME, "", "h", "xyz", "a", ""])
     end, helped, unknown = chunks[-5:-2]
-    analysis = [line for line in chunks[-2] if not line.startswith("Building the ")]
+    analysis = no_building(chunks[-2])
     assert game.is_over
     assert end[-1] == ("a: the analysis of your decisions · every: each decision in a line · history: your "
                        "finished games · card: the scorecard · Enter: done")
@@ -236,7 +313,7 @@ def test_every_decision_is_read_in_the_order_played(tmp_path: Path, monkeypatch:
 
     chunks = answers(game, [*KIDS_GAME[:2], *[as_the_coach] * 40])
     assert game.is_over
-    every = [line for line in chunks[-2] if not line.startswith("Building the ")]
+    every = no_building(chunks[-2])
     me = analyse(game, [1]).seat(1)
     assert every[0].startswith("Me lost ") and len(every) == 1 + len(me.decisions)
     for n, (line, d) in enumerate(zip(every[1:], me.decisions, strict=True), 1):

@@ -116,12 +116,13 @@ def test_the_line_scorekeeper_names_the_winner_and_adds_up_as_the_engine() -> No
 
 def test_boxes_by_name_undo_and_mistakes() -> None:
     game = Game("yatzy", ["Anna"], dice_from="players")
-    out = keep(game, ["13356", "33356", "u", "3 3 3 3 6", "r", "7", "Threes", "chance", "xyz", "f", "9", "f",
-                      "1", "66666", "nothing"])
+    out = keep(game, ["13356", "33356", "u", "3 3 3 3 6", "r", "7", "Threes", "chance", "xyz", "t 250",
+                      "f", "9", "f", "1", "66666", "nothing"])
     assert "type the dice you threw" in out  # r: the computer throws nothing here
     assert "“7” is not a die face" in out
     assert game.state.players[0].card == {"threes": 12}
     assert "unknown command “xyz”" in out
+    assert "unknown command “t”" in out and "plays for" not in out  # no coach at the table: no target
     assert "“9” is not one of Anna's rounds, 1 to 1" in out
     assert "there is no box “nothing”" in out and not game.amendments
 

@@ -15,6 +15,7 @@ from helpers.toy import brute, toy
 from yatzy.actions import Roll, Score
 from yatzy.dice import all_rolls, probability
 from yatzy.errors import InvalidActionError
+from yatzy.game import Game
 from yatzy.registry import get_ruleset
 from yatzy.solver import target
 from yatzy.solver.coach import Coach, Position
@@ -22,7 +23,9 @@ from yatzy.solver.solve import solve
 from yatzy.solver.spec import SolverSpec
 from yatzy.solver.target import (
     TARGET_WORK,
+    check_target,
     check_target_position,
+    game_target,
     most_points,
     open_allowed,
     target_options,
@@ -166,3 +169,59 @@ def test_yahtzee_options_with_jokers_and_bonuses_add_up_to_the_turns_start(
             c, c.position(filled, r, 2, upper=upper, yahtzee_50=yahtzee_50), need).options[0].chance
             for r in all_rolls(5))
         assert got == pytest.approx(start, abs=1e-9), need
+
+
+@pytest.mark.parametrize("typed", [0, "0", " 17 ", "most"])
+def test_a_typed_target_from_0_to_the_most_a_game_scores_is_taken(typed: object) -> None:
+    rs = get_ruleset("kids")
+    most = most_points(SolverSpec(rs, 0))
+    want = most if typed == "most" else int(str(typed))
+    assert check_target(rs, most if typed == "most" else typed) == want
+
+
+@pytest.mark.parametrize("typed", [-1, "-1", "most+1", 2.5, "2.5", "lots", "", None, True])
+def test_a_typed_target_out_of_range_or_not_a_whole_number_is_refused_in_words(typed: object) -> None:
+    rs = get_ruleset("kids")
+    most = most_points(SolverSpec(rs, 0))
+    with pytest.raises(InvalidActionError, match=f"from 0 to {most} in kids"):
+        check_target(rs, most + 1 if typed == "most+1" else typed)
+    with pytest.raises(InvalidActionError, match="saved rolls"):
+        check_target(get_ruleset("maxi"), 100)
+
+
+def test_a_running_game_counts_the_players_total_so_far() -> None:
+    """The points needed are the target less the current player's total, bonuses earned
+    included: a target already reached is certain, one a point above is the query's need 1."""
+    game = Game("kids", ["Ann"], seed=8)
+    game.roll()
+    options = game.score_options()
+    game.score(max(options, key=options.__getitem__))
+    game.roll()
+    total, c = game.total(0), coach("kids")
+    assert total > 0
+    assert all(o.chance == pytest.approx(1) for o in game_target(c, game, total).options)
+    one_more = game_target(c, game, total + 1)
+    assert one_more.need == 1
+    assert chances(c, c.position_of(game), 1) == {str(o.option.action): o.chance for o in one_more.options}
+
+
+def test_an_upper_bonus_already_earned_is_counted_once_in_a_running_game() -> None:
+    """Yatzy with the upper bonus earned and only the Yatzy box open: one point more than the
+    total so far is reached only by a yatzy this turn (not by the bonus counted twice)."""
+    game = Game("yatzy", ["A"], dice_from="players")
+    turns = [("ones", (1, 1, 1, 1, 1)), ("twos", (2, 2, 2, 2, 2)), ("threes", (3, 3, 3, 3, 3)),
+             ("fours", (4, 4, 4, 4, 4)), ("fives", (5, 5, 5, 5, 5)), ("sixes", (6, 6, 6, 6, 6)),
+             ("one_pair", (6, 6, 1, 2, 3)), ("two_pairs", (6, 6, 5, 5, 1)),
+             ("three_of_a_kind", (6, 6, 6, 1, 2)), ("four_of_a_kind", (6, 6, 6, 6, 1)),
+             ("small_straight", (1, 2, 3, 4, 5)), ("large_straight", (2, 3, 4, 5, 6)),
+             ("full_house", (6, 6, 6, 5, 5)), ("chance", (6, 6, 6, 6, 5))]
+    for box, dice in turns:
+        game.apply(Roll((), dice))
+        game.score(box)
+    game.apply(Roll((), (1, 2, 3, 4, 6)))
+    c = coach("yatzy")
+    total = game.total(0)
+    assert sum(game.ruleset.bonus_points(game.state.players[0].card).values()) == 50
+    query = game_target(c, game, total + 1)
+    assert query.need == 1 + 50 and max(o.chance for o in query.options) < 0.2
+    assert max(o.chance for o in game_target(c, game, total).options) == pytest.approx(1)

@@ -34,6 +34,7 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..solver.coach import Coach, Position
+    from ..solver.simulate import Summary
     from ..solver.solve import Solution
 
 app = commands()
@@ -317,23 +318,16 @@ def advise(
 
 def _check_goal(rs: Ruleset, text: str, points: int, upper: int) -> tuple[int, int]:
     """(target, points so far) as typed for ``advise --target``, refused in words if no game
-    could score them."""
-    from ..solver.distribution import parse_targets
+    could score them (the target in the words the terminal's and the page's coach use)."""
     from ..solver.spec import SolverSpec
-    from ..solver.target import check_target_rules, most_points
+    from ..solver.target import check_target, most_points
 
-    check_target_rules(rs)
+    target = check_target(rs, text)
     most = most_points(SolverSpec(rs, 0))
-    targets = parse_targets([text])
-    if len(targets) != 1:
-        raise InvalidActionError(_("give one target, not “{target}”").format(target=text))
-    if targets[0] > most:
-        raise InvalidActionError(_("a target is at most {most} points in {rules} (the most a game can "
-                                   "score), not {target}").format(most=most, rules=rs.name, target=text))
     if not upper <= points <= most:
         raise InvalidActionError(_("the points so far are {upper} (the upper total) to {most}, not "
                                    "{points}").format(upper=upper, most=most, points=points))
-    return targets[0], points
+    return target, points
 
 
 def _check_size(rs: Ruleset, boxes: list[str], upper: int, yahtzee_50: bool) -> None:
@@ -396,15 +390,20 @@ def simulate(
     t0 = time.perf_counter()
     try:
         if bot == "optimal" and not rs.uses_board:
-            summary = simulate_optimal(_progress_solve(rs, True), games, seed)
+            table = _progress_solve(rs, True)  # its own bar, before the games'
+
+            def play(progress: Callable[[int, int], None]) -> Summary:
+                return simulate_optimal(table, games, seed, progress=progress)
         else:
             from ..bots import make_bot
 
             make_bot(bot, rs)  # fail fast on a bot this ruleset cannot have
-            with progress_bar() as bar:
-                task = bar.add_task(_("{bot} bot playing").format(bot=bot), total=games, unit=_("games"))
-                summary = simulate_bot(rs.name, dict(rs.options), bot, games, seed,
-                                       progress=lambda done, _: bar.update(task, completed=done))
+
+            def play(progress: Callable[[int, int], None]) -> Summary:
+                return simulate_bot(rs.name, dict(rs.options), bot, games, seed, progress=progress)
+        with progress_bar(estimate=True) as bar:
+            task = bar.add_task(_("{bot} bot playing").format(bot=bot), total=games, unit=_("games"))
+            summary = play(lambda done, _: bar.update(task, completed=done))
     except YatzyError as e:
         fail(e)
     result = {"rules": rs.name, "bot": bot, "seed": seed, **summary.to_dict(),

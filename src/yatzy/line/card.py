@@ -71,8 +71,11 @@ def help_table(view: GameView) -> Table:
         rows += [("s 3 9", _("score box 3 and bring tile 9 back (s 3 4 5 brings tiles 4 and 5)")),
                  ("b 11 12", _("before your first roll, with 4 or more tiles out: bring those back"))]
     rows += [("s", _("list the boxes you may fill and what each would score")),
-             ("c", _("the coach: the best moves for your dice, by the exact solver")),
-             ("w", _("warn before a move that loses more than 1, 3, 5 or 10 points against the coach's best "
+             ("c", _("the coach: the best moves for your dice, by the exact solver"))]
+    if not view.board:  # DOZZY has no exact table
+        rows += [("t 250", _("the coach plays for a final score: each move's chance of 250 or more "
+                             "(t alone: the points to expect again)"))]
+    rows += [("w", _("warn before a move that loses more than 1, 3, 5 or 10 points against the coach's best "
                      "(each w: the next, then off)")),
              ("card", _("show the scorecard")), ("history", _("list your finished games")),
              ("u", _("undo the last score, until the next player rolls")),

@@ -2,6 +2,10 @@
 read out as sentences, best first (``c``), and the warning before a move that loses more than the
 player allows against the coach's best (``w`` turns it on and changes how much).
 
+``t 250`` has the coach play for a final score instead: the moves ranked by their exact chance of
+ending the game with 250 or more (``t`` alone: by the points to expect again); the solver says
+when a position is too early for that, and the coach ranks by the points to expect meanwhile.
+
 The solver's table is built (or loaded) the first time the coach or the warning needs it, in
 sight: a line saying so and a progress bar; Ctrl-C stops it and the game goes on. DOZZY has no
 exact table (the shared board is beyond the solver): the coach says so and gives the DOZZY bot's
@@ -18,12 +22,21 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from ..actions import Action, Roll, Score
 from ..analysis import ranked_reasons
 from ..bots import DozzyBot
+from ..errors import InvalidActionError
 from ..game import Game
 from ..i18n import _, ngettext, number
-from ..narration import coach_head_text, coach_option_text, more_moves_text
+from ..narration import (
+    coach_chance_text,
+    coach_head_text,
+    coach_option_text,
+    coach_target_head_text,
+    more_moves_text,
+    target_working_text,
+)
 from ..session import Session
 from ..solver.coach import Coach, Option
 from ..solver.solve import solve
+from ..solver.target import check_target, game_target
 from ..views import GameView
 
 SHOWN = 3
@@ -42,6 +55,27 @@ class LineCoach:
         """The coach of the game's ruleset once its table is at hand."""
         self.warn_above: float | None = None
         """Ask before a move that loses more than this many points (None: never ask)."""
+        self.target: int | None = None
+        """The final score the coach plays for (t), or None: the best expected score."""
+
+    def play_for(self, text: str) -> None:
+        """t: play for the final score typed (checked: a whole number a game of these rules can
+        reach), or, with nothing typed, for the best expected score again."""
+        game = self.session.game
+        if game.ruleset.uses_board:
+            self.say(no_table_text())
+            return
+        if not text:
+            self.target = None
+            self.say(_("The coach ranks the moves by the points to expect again (t 250 plays for a "
+                       "final score)."))
+            return
+        self.target = check_target(game.ruleset, text)
+        self.say(ngettext("The coach plays for {target} point or more at the end: c ranks the moves by "
+                          "their chance of that (t alone: the points to expect again).",
+                          "The coach plays for {target} points or more at the end: c ranks the moves by "
+                          "their chance of that (t alone: the points to expect again).",
+                          self.target).format(target=self.target))
 
     def table(self) -> Coach | None:
         """The coach of the game's ruleset, its table loaded or built now in sight; None when the
@@ -84,9 +118,22 @@ class LineCoach:
         if coach is None:
             return []
         game = self.session.game
+        lines = []
+        if self.target is not None:
+            self.say(target_working_text(self.target))
+            try:
+                chances = game_target(coach, game, self.target).options  # reads the game only
+            except InvalidActionError as e:  # too early in the game: by expected score meanwhile
+                lines.append(str(e))
+            else:
+                lines += [coach_target_head_text(view, self.target)]
+                lines += [coach_chance_text(rank, c, view) for rank, c in enumerate(chances[:SHOWN], 1)]
+                if len(chances) > SHOWN:
+                    lines.append(more_moves_text(len(chances) - SHOWN))
+                return lines
         options = coach.options(coach.position_of(game), with_odds=False)
         reasons = ranked_reasons(game, [o.action for o in options[:SHOWN]])
-        lines = [coach_head_text(view)]
+        lines.append(coach_head_text(view))
         lines += [coach_option_text(rank, o, view, reason)
                   for rank, (o, reason) in enumerate(zip(options[:SHOWN], reasons, strict=True), 1)]
         if len(options) > SHOWN:

@@ -17,10 +17,10 @@ class Command:
     """A typed line that is not an action."""
 
     verb: str
-    """go (an empty line), help, card, boxes (s alone), coach, warn, history, undo, save, quit
-    or unknown."""
+    """go (an empty line), help, card, boxes (s alone), coach, target, warn, history, undo, save,
+    quit or unknown."""
     arg: str = ""
-    """The word typed; save: the file name."""
+    """The word typed; save: the file name; target: what follows t (empty: none)."""
 
 
 COMMANDS = {"u": "undo", "undo": "undo", "card": "card", "c": "coach", "coach": "coach", "w": "warn",
@@ -38,6 +38,8 @@ def parse_line(line: str, view: GameView) -> Action | Command:
     verb = words[0].lower()
     if verb == "save":
         return Command("save", line.split(None, 1)[1].strip() if words[1:] else DEFAULT_SAVE)
+    if verb in ("t", "target"):
+        return Command("target", line.split(None, 1)[1].strip() if words[1:] else "")
     if verb in COMMANDS or verb not in ACTION_VERBS:
         return Command(COMMANDS.get(verb, "unknown"), words[0])
     if verb in ("s", "score"):

@@ -36,7 +36,7 @@ from ..narration import (
 from ..recording import Recorder
 from ..seats import Seat
 from ..session import DEFAULT_SAVE, Preparing, SaveError, Session
-from ..solver.coach import Option
+from ..solver.coach import Option, warm_up_soon
 from ..views import GameView
 from .card import help_table, scorecard, standings_text
 from .coach import LineCoach
@@ -224,6 +224,8 @@ class LineGame:
         elif cmd.verb == "coach":
             for line in self.coach.advice(view):
                 self.tell(line)
+        elif cmd.verb == "target":
+            self.coach.play_for(cmd.arg)
         elif cmd.verb == "warn":
             self.coach.cycle_warning()
         elif cmd.verb == "history":
@@ -311,6 +313,8 @@ def hot_seat(game: Game, kinds: Sequence[str] | None = None, lang: str = "en",
                                for s, k in zip(game.seats, kinds, strict=True))
         session = Session(game, lang=lang)
         line = LineGame(session, con, ask, BOT_PACE if con.is_terminal else 0)
+        if not game.ruleset.uses_board:  # the coach's first answer after an install waits for no compiler
+            warm_up_soon()
         prepare(session, con)
         line.play()
     return game

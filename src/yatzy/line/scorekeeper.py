@@ -136,8 +136,8 @@ class KeeperLine(LineGame):
             if got.verb == "go":
                 self.shown = None
                 return True
-            if got.verb == "unknown":
-                self.error(_("unknown command “{word}”").format(word=got.arg))
+            if got.verb in ("unknown", "target"):  # no coach at a scorekeeper's table
+                self.error(_("unknown command “{word}”").format(word=words[0]))
                 self.say(escape(_(KEEPER_HELP)))
                 return True
             return self.command(got, view)

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..actions import Roll
 from ..errors import InvalidActionError
+from ..game import Game
 from ..i18n import _, ngettext, number
 from ..rules import Ruleset
 from .coach import Coach, Option, Position
@@ -110,6 +111,24 @@ def check_target_rules(rs: Ruleset) -> None:
                                    "({rules})").format(rules=rs.name))
 
 
+def check_target(rs: Ruleset, target: object) -> int:
+    """A target a player typed (the TUI's dialog, the page's coach): a whole number from 0 to
+    the most a game of ``rs`` can score, checked before any work.
+
+    :raises InvalidActionError: saved-roll games, or anything else (in words, with the range).
+    """
+    check_target_rules(rs)
+    most = most_points(SolverSpec(rs, 0))
+    text = target.strip() if isinstance(target, str) else target
+    if isinstance(text, str) and text.isdigit():
+        text = int(text)
+    if not isinstance(text, int) or isinstance(text, bool) or not 0 <= text <= most:
+        raise InvalidActionError(_("a target is a whole number of points from 0 to {most} in {rules} (the "
+                                   "most a game can score), not {target}").format(
+                                       most=most, rules=rs.name, target=target))
+    return text
+
+
 def check_target_position(spec: SolverSpec, mask: int, aux: int, upper: int) -> int:
     """The query's size if it is within the limits.
 
@@ -174,3 +193,17 @@ def target_options(coach: Coach, pos: Position, need: int) -> TargetQuery:
         out.append(TargetOption(o, chance))
     out.sort(key=lambda t: -t.chance)  # stable: ties keep the coach's order
     return TargetQuery(need, query_size, out)
+
+
+def game_target(coach: Coach, game: Game, target: int) -> TargetQuery:
+    """The current player's options in a running game ranked by the chance of ending with
+    ``target`` or more (their total so far counted, an upper bonus already earned once).
+
+    :raises InvalidActionError: as :func:`check_target_position`.
+    """
+    pos = coach.position_of(game)
+    points = game.total(game.state.current)
+    _upper_boxes, threshold, bonus = coach.spec.bonus
+    if pos.upper >= threshold:
+        points -= bonus  # earned, and counted again by the end game when it ends at the threshold
+    return target_options(coach, pos, max(0, target - points))

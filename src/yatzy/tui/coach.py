@@ -22,12 +22,14 @@ from textual.worker import get_current_worker
 
 from ..analysis import Reason, ranked_reasons
 from ..bots import DozzyBot
+from ..errors import InvalidActionError
 from ..game import Action, Game, Roll, Score
 from ..i18n import _, language, ngettext, number, percent
-from ..narration import coach_reason_text
+from ..narration import coach_reason_text, target_working_text
 from ..rules import Ruleset
 from ..solver.coach import Coach, Option, Position
 from ..solver.tables import Listener, Stopped, TableProgress, table
+from ..solver.target import TargetQuery, game_target
 from ..views import GameView
 
 SHOWN = 5
@@ -140,6 +142,16 @@ class CoachPanel(VerticalScroll):
         self.version: int | None = None
         self.wanted: int | None = None
         self.lines: list[str] = []
+        self.target: int | None = None
+        """The final score the coach plays for (t), or None: the best expected score."""
+        self.chances: TargetQuery | None = None
+        """The moves on show with their chance of ``target``, when it was worked out."""
+
+    def play_for(self, target: int | None, view: GameView, game: Game) -> None:
+        """Rank by the chance of ending with ``target`` or more (None: by expected score), anew."""
+        self.target, self.chances = target, None
+        self.version = self.wanted = None
+        self.follow(view, game)
 
     def compose(self) -> ComposeResult:
         with language(self.lang):
@@ -155,7 +167,7 @@ class CoachPanel(VerticalScroll):
         body = self.query_one("#coach-body", Static)
         with language(self.lang):
             if view.board is not None:
-                self.options, self.version, self.wanted, self.lines = [], None, None, []
+                self.options, self.version, self.wanted, self.lines, self.chances = [], None, None, [], None
                 text = Text(_("DOZZY has no exact table: its shared tile board is beyond the solver. "
                               "The coach helps in every other game."))
                 hint = heuristic_hint(game, view)
@@ -165,7 +177,7 @@ class CoachPanel(VerticalScroll):
                 body.update(text)
                 return
             if view.over or view.dice is None or not view.score_options:
-                self.options, self.version, self.wanted, self.lines = [], None, None, []
+                self.options, self.version, self.wanted, self.lines, self.chances = [], None, None, [], None
                 body.update(Text(_("Roll, and the coach ranks every keep and every box for your dice.")))
                 return
         if self.version == view.version or self.wanted == view.version:
@@ -200,17 +212,44 @@ class CoachPanel(VerticalScroll):
 
         pos = self.app.call_from_thread(position)
         options = coach.options(pos) if pos is not None else []
-        self.app.call_from_thread(self.show, version, options, view, game)
+        target = self.target
+        if target is None or pos is None:
+            self.app.call_from_thread(self.show, version, options, view, game)
+            return
+        with language(self.lang):
+            working = target_working_text(target)
+        self.app.call_from_thread(self.show, version, options, view, game, working)
+        twin = self.app.call_from_thread(lambda: game.clone() if game.version == version else None)
+        if twin is None or get_current_worker().is_cancelled:
+            return
+        with language(self.lang):
+            try:  # up to TARGET_WORK: about 2 s at most, here in the worker
+                chances: TargetQuery | str = game_target(coach, twin, target)
+            except InvalidActionError as e:
+                chances = str(e)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.show, version, options, view, game, chances)
 
-    def show(self, version: int, options: list[Option], view: GameView, game: Game) -> None:
-        """On the UI thread: the ranked moves of ``version``, with what the card tells of each."""
+    def show(self, version: int, options: list[Option], view: GameView, game: Game,
+             target: TargetQuery | str | None = None) -> None:
+        """On the UI thread: the ranked moves of ``version``, with what the card tells of each;
+        with a target, their chances of it (a :class:`TargetQuery`) or, in words, why they are
+        still being worked out or cannot be (then by expected score meanwhile)."""
         self.query_one(ProgressBar).display = False
         if version != self.wanted or game.version != version:
             return  # the game has moved on; a newer ranking is on its way
         self.options, self.version = options, version
-        reasons = ranked_reasons(game, [o.action for o in options[:SHOWN]])
+        self.chances = target if isinstance(target, TargetQuery) else None
         with language(self.lang):
-            self.query_one("#coach-body", Static).update(Group(*self.table(options, view, reasons)))
+            if self.chances is not None:
+                parts = self.chance_table(self.chances, view)
+            else:
+                reasons = ranked_reasons(game, [o.action for o in options[:SHOWN]])
+                parts = self.table(options, view, reasons)
+                if isinstance(target, str):
+                    parts.insert(0, Text(target + "\n", style="bold"))
+                    self.lines.insert(0, target)
+            self.query_one("#coach-body", Static).update(Group(*parts))
 
     @property
     def plain(self) -> str:
@@ -225,18 +264,12 @@ class CoachPanel(VerticalScroll):
         columns mean."""
         why = reasons or [None] * len(options)
         names = {b.id: b.name for b in view.players[0].boxes}
-        numbers = {b.id: b.number for b in view.players[0].boxes}
         heads = _("move"), _("expected"), _("regret")  # outside the f-string, where the extraction finds them
         parts: list[RenderableType] = [
             Text(f"{'':2} {heads[0]:<22} {heads[1]:>9} {heads[2]:>8}", style="bold")]
         self.lines = []
         for n, o in enumerate(options[:SHOWN], 1):
-            if isinstance(o.action, Score):
-                move = _("fill {box}").format(box=f"{numbers[o.action.category]} {names[o.action.category]}")
-                if o.points is not None:
-                    move += f" ({o.points})"
-            else:
-                move = o.action.describe()
+            move = move_text(o, view)
             regret = _("best") if o.regret < 0.05 else f"−{number(o.regret, 1)}"
             line = f"{n:>2} {move:<22} {number(o.value, 1):>9} {regret:>8}"
             self.lines.append(line)
@@ -254,8 +287,43 @@ class CoachPanel(VerticalScroll):
             parts.append(Text(self.legend, style="italic"))
         return parts
 
+    def chance_table(self, query: TargetQuery, view: GameView) -> list[RenderableType]:
+        """The best moves for the target: what to do, its chance of ending the game with the
+        target or more (played for from here on), the points to expect; then what that means."""
+        assert self.target is not None
+        heads = _("move"), _("chance"), _("expected")
+        parts: list[RenderableType] = [
+            Text(ngettext("Playing for {target} point", "Playing for {target} points", self.target).format(
+                target=self.target), style="bold"),
+            Text(f"{'':2} {heads[0]:<22} {heads[1]:>9} {heads[2]:>9}", style="bold")]
+        self.lines = []
+        for n, t in enumerate(query.options[:SHOWN], 1):
+            chance, value = percent(t.chance, 1), number(t.option.value, 1)
+            line = f"{n:>2} {move_text(t.option, view):<22} {chance:>9} {value:>9}"
+            self.lines.append(line)
+            parts.append(Text(line, style="bold" if n == 1 else ""))
+        if len(query.options) > SHOWN:
+            more = len(query.options) - SHOWN
+            parts.append(Text(ngettext("… and {n} more move", "… and {n} more moves", more).format(n=more)))
+        legend = ngettext(
+            "chance: of ending the game with {target} point or more, playing for it from here on; "
+            "t: another target, or none for the best expected score",
+            "chance: of ending the game with {target} points or more, playing for them from here on; "
+            "t: another target, or none for the best expected score", self.target)
+        parts.append(Text(legend.format(target=self.target), style="italic"))
+        return parts
+
     @property
     def legend(self) -> str:
         """What the columns mean: "expected" is what is still to come, not the final total."""
         return _("expected: the points still to come from here, this turn included (not the final "
                  "total); regret: what a move gives up against the best")
+
+
+def move_text(o: Option, view: GameView) -> str:
+    """A move as the coach lists it: a box by its number and name, with its points now."""
+    if not isinstance(o.action, Score):
+        return o.action.describe()
+    box = next(b for b in view.players[0].boxes if b.id == o.action.category)
+    move = _("fill {box}").format(box=f"{box.number} {box.name}")
+    return move if o.points is None else move + f" ({o.points})"

@@ -1,6 +1,7 @@
 """Where the coach is on the play screen, and which of it and the card has the arrows.
 
-c opens and closes the coach; Tab moves the arrows between it and the card. On a small terminal
+c opens and closes the coach, t asks for the final score it plays for (or none: the best
+expected score); Tab moves the arrows between it and the card. On a small terminal
 (the app's ``-narrow`` class) the coach comes in the card's place, with the arrows, which scroll
 its list only (the dice stay), and Tab brings the card back in its place; on a large one both
 show, the card keeping the arrows until Tab. The key bar and the hint say which has them.
@@ -10,7 +11,11 @@ from __future__ import annotations
 
 from textual.screen import Screen
 
+from ..game import Game
+from ..session import Session
+from ..solver.target import check_target
 from .coach import CoachPanel
+from .dialogs import TargetScreen
 from .widgets import ScoreCard
 
 
@@ -22,6 +27,9 @@ class CoachPlacing(Screen[None]):
     on_coach = False
     """The coach has the arrows (Tab); on a small terminal it is then on show in the card's place,
     else the card is."""
+    session: Session
+    game: Game
+    lang: str
 
     def action_coach(self) -> None:
         """Open or close the coach; on a small terminal it comes in the card's place, with the
@@ -29,6 +37,25 @@ class CoachPlacing(Screen[None]):
         self.coaching = not self.coaching
         self.on_coach = self.coaching and self.app.has_class("-narrow")
         self.place_coach()
+
+    def action_target(self) -> None:
+        """Ask for the final score the coach plays for (empty: the best expected score); the
+        coach opens to show each move's chance of it (the solver refuses DOZZY and saved rolls)."""
+        coach = self.query_one(CoachPanel)
+        game = self.game
+        if game.ruleset.uses_board:  # DOZZY: no exact table, which the coach says
+            if not self.coaching:
+                self.action_coach()
+            return
+
+        def chosen(target: int | None) -> None:
+            if not self.coaching:
+                self.action_coach()
+            coach.play_for(target, self.session.view(), self.game)
+
+        points = game.total(game.state.current)
+        self.app.push_screen(TargetScreen(self.lang, coach.target, points,
+                                          lambda text: check_target(game.ruleset, text)), chosen)
 
     def action_switch(self) -> None:
         """Tab: the arrows go to the coach or back to the card (shown in its place on a small

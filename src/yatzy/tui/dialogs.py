@@ -3,6 +3,7 @@ and the notice of a terminal too small to play in."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -15,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..errors import YatzyError
 from ..i18n import _, language
 
 
@@ -39,6 +41,7 @@ class HelpScreen(ModalScreen[None]):
             ("Enter", _("fill the picked box (or click it twice)")),
             ("c", _("the coach: every move ranked by the exact solver")),
             ("Tab", _("the arrows to the open coach and back to the card")),
+            ("t", _("the coach plays for a final score you choose: each move's chance of reaching it")),
             ("w", _("warn before a move that loses points against the coach (off, 1, 3, 5, 10)")),
             ("u", _("undo the last score, until the next roll")),
         ]
@@ -142,6 +145,45 @@ class SaveScreen(ModalScreen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class TargetScreen(ModalScreen[int | None]):
+    """Ask for the final score the coach should play for: Enter with a number sets it (checked
+    by ``check``, whose refusal is shown here), Enter on an empty line goes back to the best
+    expected score (dismissed with None); Esc leaves things as they were (no answer)."""
+
+    BINDINGS = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, lang: str, target: int | None, points: int, check: Callable[[str], int]) -> None:
+        super().__init__(classes="dialog")
+        self.lang, self.target, self.points, self.check = lang, target, points, check
+
+    def compose(self) -> ComposeResult:
+        with language(self.lang):
+            title = _("Play for a final score (you have {points} now)").format(points=self.points)
+            hint = _("Enter: the coach ranks by the chance of it · empty: the best expected score · "
+                     "Esc: back")
+        with Vertical(classes="box"):
+            yield Static(Text(title, style="bold"))
+            yield Input("" if self.target is None else str(self.target), id="target", type="integer")
+            yield Static(id="target-error")
+            yield Static(Text(hint), classes="hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not event.value.strip():
+            self.dismiss(None)
+            return
+        with language(self.lang):
+            try:
+                target = self.check(event.value)
+            except YatzyError as e:
+                self.query_one("#target-error", Static).update(Text(str(e), style="bold"))
+                return
+        self.dismiss(target)
+
+    def action_cancel(self) -> None:
+        self.app.pop_screen()
 
 
 class TooSmallScreen(ModalScreen[None]):

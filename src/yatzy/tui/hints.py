@@ -92,11 +92,13 @@ def play_keys(view: GameView, person: bool, dice: int) -> list[tuple[str, str]]:
 
 def coach_keys(keys: list[tuple[str, str]], coaching: bool, on_coach: bool) -> list[tuple[str, str]]:
     """The key bar with the coach open: Tab's way to the card or the coach after the keys that
-    fill (or in their place while the coach has the arrows), and c closing it."""
+    fill (or in their place while the coach has the arrows), c closing it and t its target."""
     if not coaching:
         return keys
     keys = [(k, _("close coach") if k == "c" else what) for k, what in keys if not (on_coach and "↑↓" in k)]
     at = max((i + 1 for i, (k, _w) in enumerate(keys) if "↑↓" in k or k.startswith("1–")), default=1)
+    at_c = next((i + 1 for i, (k, _w) in enumerate(keys) if k == "c"), len(keys))
+    keys = keys[:at_c] + [("t", _("target"))] + keys[at_c:]
     return keys[:at] + [("tab", _("card") if on_coach else _("coach"))] + keys[at:]
 
 

@@ -49,6 +49,7 @@ class PlayScreen(CoachPlacing):
         *(Binding(str(n), f"hold({n - 1})", show=False) for n in range(1, 7)),
         Binding("r,space", "roll", show=False),
         Binding("c", "coach", show=False),
+        Binding("t", "target", show=False),
         Binding("tab,shift+tab", "switch", show=False),
         Binding("w", "warn", show=False),
         Binding("u", "undo", show=False),

@@ -21,11 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..bots import DozzyBot
+from ..errors import InvalidActionError
+from ..game import Game
 from ..i18n import _, language
 from ..rules import Ruleset
-from ..solver.coach import Coach, Option
+from ..solver.coach import Coach, Option, Position
 from ..solver.solve import Solution, solve
 from ..solver.tables import table
+from ..solver.target import TargetQuery, check_target, game_target
 from .budget import Key, TableBudget, in_daemon, key_of
 from .protocol import CoachAdvice, CoachOption, CoachRequest, Error
 from .room import Grant, Refusal, Room
@@ -205,6 +208,11 @@ async def advise(room: Room, grant: Grant, msg: CoachRequest, lang: str, wait: f
                 twin = game.clone()
             elif game.state.dice is None:
                 raise Refusal("no_dice", _("roll first: the coach ranks the moves for the dice on the table"))
+        if msg.target is not None and not game.ruleset.uses_board:
+            try:
+                await asyncio.to_thread(check_target, game.ruleset, msg.target)  # a spec: ms
+            except InvalidActionError as e:
+                raise Refusal("bad_target", str(e)) from e
         if game.ruleset.uses_board:
             move = await asyncio.to_thread(DozzyBot().act, twin)
             return CoachAdvice(
@@ -228,9 +236,36 @@ async def advise(room: Room, grant: Grant, msg: CoachRequest, lang: str, wait: f
             if room.game.state.dice is None:
                 raise Refusal("no_dice", _("roll first: the coach ranks the moves for the dice on the table"))
             position, version = got.position_of(room.game), room.version
+            playing = room.game.clone() if msg.target is not None else None
+        if playing is None:
+            options = await asyncio.to_thread(got.options, position)
+            return CoachAdvice(id=msg.id, version=version, seat=seat, status="ready",
+                               options=[option_of(o) for o in options])
+        return await _advise_target(got, playing, position, msg, version, seat)
+
+
+async def _advise_target(got: Coach, twin: Game, position: Position, msg: CoachRequest, version: int,
+                         seat: int) -> CoachAdvice:
+    """The options ranked by their chance of ``msg.target`` (checked: ``TARGET_WORK`` at most,
+    in a worker thread), or by expected score (of ``position``, ``twin``'s) with the solver's
+    refusal in words."""
+    assert msg.target is not None
+
+    def work() -> TargetQuery | str:
+        """In a worker thread, in the client's language (to_thread carries the context)."""
+        try:
+            return game_target(got, twin, msg.target)  # type: ignore[arg-type]
+        except InvalidActionError as e:
+            return str(e)
+
+    found = await asyncio.to_thread(work)
+    if isinstance(found, str):
         options = await asyncio.to_thread(got.options, position)
-        return CoachAdvice(id=msg.id, version=version, seat=seat, status="ready",
-                           options=[option_of(o) for o in options])
+        return CoachAdvice(id=msg.id, version=version, seat=seat, status="ready", target=msg.target,
+                           refused=found, options=[option_of(o) for o in options])
+    return CoachAdvice(id=msg.id, version=version, seat=seat, status="ready", target=msg.target,
+                       options=[option_of(t.option).model_copy(update={"chance": t.chance})
+                                for t in found.options])
 
 
 def follow_up(room: Room, grant: Grant, msg: CoachRequest, lang: str,

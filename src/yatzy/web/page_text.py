@@ -182,6 +182,10 @@ PAGE_TEXT: dict[str, str | tuple[str, str] | Plural] = {
     "coach_asking": N_("Asking the coach…"),
     "coach_preparing": N_("The coach is preparing its tables ({percent}%)…"),
     "coach_regret": N_("loses {points}"),
+    "coach_target": N_("Play for a final score"),
+    "coach_target_help": N_("Optional: the coach ranks the moves by their chance of it "
+                            "(near the game's end)"),
+    "coach_chance": N_("{percent} chance of {target}"),
     "analyse": N_("Analyse the game"),
     "analysis": NC_("page", "Analysis"),
     "analysis_preparing": N_("The analysis is being prepared ({percent}%)…"),

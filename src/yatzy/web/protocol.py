@@ -58,7 +58,8 @@ ErrorCode = Literal[
     "game_over", "conflict", "storage", "not_away", "unknown_bot",
     "too_many_connections", "internal",
     # the coach, scorekeeper rooms, and the REST features (history, analysis)
-    "coach_off", "no_dice", "not_keeper", "nothing_to_verify", "not_over", "unknown_game", "no_analysis",
+    "coach_off", "no_dice", "bad_target", "not_keeper", "nothing_to_verify",
+    "not_over", "unknown_game", "no_analysis",
     # the host's say over the seats, and the seat rules of each kind of room
     "not_host", "hot_seat", "bot_level", "seat_kept",
     # the web's ordinary defences (REST only: yatzy.web.security)
@@ -156,6 +157,9 @@ class CoachRequest(_Message):
 
     type: Literal["coach"] = "coach"
     id: ClientActionId | None = Field(default=None, description="echoed in the answer")
+    target: int | None = Field(default=None, description="rank by the chance of ending the game with at "
+                                                         "least this final score (0 to the game's most; "
+                                                         "else bad_target); none: by expected score")
 
 
 class Undo(_Message):
@@ -350,6 +354,8 @@ class CoachOption(BaseModel):
     points: int | None = Field(default=None, description="a score: the points the box makes now")
     odds: dict[str, float] = Field(
         default_factory=dict, description="a keep: the chance of making each open box by the end of the turn")
+    chance: float | None = Field(default=None, description="with a target: the chance of ending the game "
+                                                           "with it or more, playing for it from here on")
 
 
 class CoachAdvice(_Message):
@@ -368,6 +374,11 @@ class CoachAdvice(_Message):
     place: int | None = Field(default=None, ge=1, description="preparing: the build's place in the "
                                                                "server's queue of builds (1: the next)")
     note: str | None = Field(default=None, description="a remark for the player, in the client's language")
+    target: int | None = Field(default=None, description="the request's target: the options carry their "
+                                                         "chance of it, best first, or (too early in the "
+                                                         "game, saved rolls) ``refused`` says why not")
+    refused: str | None = Field(default=None, description="why the target's chances were not worked out, "
+                                                          "in words; the options are then by expected score")
 
 
 class BotsPreparing(_Message):

@@ -141,6 +141,7 @@ export class GameScreen {
     } else if (m.type === "error") {
       this.typed.refused(m.id, m.message);
       this.amend.refused(m.id, m.message);
+      if (this.coach.refused(m)) this.renderCoach();
       if (m.code === "unauthorized" || m.code === "unknown_room") {
         this.closed = true;
         this.conn.stop();
@@ -316,7 +317,7 @@ export class GameScreen {
         e.tableTop = h("section", { class: "table-top", id: "table-top", "aria-labelledby": "dice-h" },
           h("h2", { id: "dice-h", class: "sr-only" }, t("dice")),
           e.dice, e.keeperForm, h("div", { class: "actions" }, e.roll)),
-        e.tableMore = h("div", { class: "table-more" }, h("div", { class: "actions" }, e.coachButton), e.choice, e.coach, e.board,
+        e.tableMore = h("div", { class: "table-more" }, h("div", { class: "actions" }, e.coachButton, this.coach.field), e.choice, e.coach, e.board,
           e.hint = h("p", { class: "hint keys-hint", id: "keys-hint" }, t("keys_hint"))),
         e.keeperBar, e.card, e.amend),
       h("div", { class: "aside" }, e.invite, e.presence, e.fair, e.log)));

@@ -46,9 +46,10 @@ export function num(x, digits = 1) {
   return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }
 
-/** A share (0.25) as a percentage, the page's language's way (25 % in Finnish). */
-export function pct(x) {
-  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(x);
+/** A share (0.25) as a percentage, the page's language's way (25 % in Finnish), with at most
+ * `digits` decimals. */
+export function pct(x, digits = 0) {
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: digits }).format(x);
 }
 
 /** A date and time (ISO) the page's language's way; "" for none. */
