@@ -40,6 +40,20 @@ async def until(pilot: Pilot[Any], ready: Callable[[], bool], seconds: float = D
         await pilot.pause(0.02)
 
 
+async def laid_out(pilot: Pilot[Any], selector: str) -> None:
+    """Wait until the widget ``selector`` of the current screen is mounted and placed: a screen
+    composed anew has its widgets in the DOM before that, and a click on one lands nowhere, a
+    value set on one calls no watcher (its ``Changed`` never comes)."""
+    screen = pilot.app.screen
+    await until(pilot, lambda: bool(screen.query(selector)) and screen.query_one(selector).region.area > 0)
+
+
+async def click(pilot: Pilot[Any], selector: str) -> None:
+    """Click the widget ``selector`` once it is laid out (see :func:`laid_out`)."""
+    await laid_out(pilot, selector)
+    await pilot.click(selector)
+
+
 def play_screen(app: YatzyApp) -> PlayScreen:
     """The play screen, under any dialogs open on it."""
     return next(s for s in app.screen_stack if isinstance(s, PlayScreen))

@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from helpers.screen import ratio, segments
-from helpers.tui import fill, pilot_test, play_screen, until
+from helpers.tui import click, fill, laid_out, pilot_test, play_screen, until
 from helpers.wait import DEADLINE
 from yatzy.actions import parse_action
 from yatzy.bots import DozzyBot
@@ -703,27 +703,21 @@ async def test_the_new_game_screen_sets_up_players_rules_and_remembers_them() ->
         def has(selector: str) -> Callable[[], bool]:
             return lambda: bool(screen.query(selector))
 
-        def placed(selector: str) -> Callable[[], bool]:
-            """Mounted and laid out: a click lands on it (a row just mounted has no place yet)."""
-            return lambda: bool(screen.query(selector)) and screen.query_one(selector).region.area > 0
-
-        await pilot.click("#add")
-        await until(pilot, placed("#up-2"))
+        await click(pilot, "#add")
         screen.query_one("#name-2").value = "Cy"  # type: ignore[attr-defined]
         await pilot.pause()
-        await pilot.click("#up-2")  # Cy moves up to the second seat
+        await click(pilot, "#up-2")  # Cy moves up to the second seat
         await until(pilot, lambda: screen.query_one("#name-1").value == "Cy")  # type: ignore[attr-defined]
-        await until(pilot, placed("#remove-0"))
         await pilot.pause()
-        await pilot.click("#remove-0")  # the first player leaves
+        await click(pilot, "#remove-0")  # the first player leaves
         await until(pilot, lambda: not screen.query("#name-2"))
+        await laid_out(pilot, "#rules")
         screen.query_one("#rules").value = "yahtzee"  # type: ignore[attr-defined]
         await until(pilot, has("#opt-joker"))  # the screen composed again for the new rules
-        await until(pilot, placed("#roll-off"))  # and laid out
         screen.query_one("#opt-joker").value = "free"  # type: ignore[attr-defined]
         screen.query_one("#seed").value = "42"  # type: ignore[attr-defined]
-        await pilot.click("#roll-off")
-        await pilot.click("#start")
+        await click(pilot, "#roll-off")
+        await click(pilot, "#start")
         await until(pilot, lambda: isinstance(app.screen, PlayScreen))
         game = play_screen(app).game
         assert [s.name for s in game.seats] == ["Cy", "Greedy bot"]
@@ -745,7 +739,7 @@ async def test_a_bad_option_is_named_and_no_game_starts() -> None:
     app = YatzyApp(pace=0)
     async with app.run_test(size=SIZE) as pilot:
         app.screen.query_one("#opt-bonus_threshold").value = "500"  # type: ignore[attr-defined]
-        await pilot.click("#start")
+        await click(pilot, "#start")
         assert isinstance(app.screen, NewGameScreen)
         assert "bonus_threshold" in str(app.screen.query_one("#error").render())
 

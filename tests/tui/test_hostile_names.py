@@ -11,7 +11,7 @@ from textual.widgets._toast import Toast
 from helpers.games import play_out
 from helpers.hostile import REFUSED, SHOWN
 from helpers.screen import rows
-from helpers.tui import pilot_test, play_screen, until
+from helpers.tui import click, pilot_test, play_screen, until
 from yatzy.game import Game
 from yatzy.seats import Seat
 from yatzy.storage import Database, record_game
@@ -37,7 +37,7 @@ async def test_a_forbidden_name_on_the_new_game_screen_is_refused_in_words() -> 
         app = YatzyApp(pace=0)
         async with app.run_test(size=SIZE) as pilot:
             app.screen.query_one("#name-0", Input).value = name
-            await pilot.click("#start")
+            await click(pilot, "#start")
             assert isinstance(app.screen, NewGameScreen)
             said = text_of(app, "#error")
             assert "U+" in said or "at most 40 characters" in said, said
@@ -48,7 +48,7 @@ async def test_a_markup_name_typed_on_the_new_game_screen_plays_as_typed() -> No
     app = YatzyApp(pace=0)
     async with app.run_test(size=SIZE) as pilot:
         app.screen.query_one("#name-0", Input).value = "[/x]"
-        await pilot.click("#start")
+        await click(pilot, "#start")
         await until(pilot, lambda: isinstance(app.screen, PlayScreen))
         assert play_screen(app).game.seats[0].name == "[/x]"
         assert "[/x]" in text_of(app, "#turn")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers.tables import blocked_build
-from helpers.tui import fill, pilot_test, play_screen, until
+from helpers.tui import click, fill, laid_out, pilot_test, play_screen, until
 from yatzy.game import Game
 from yatzy.seats import Seat
 from yatzy.tui.app import YatzyApp
@@ -78,12 +78,13 @@ async def test_the_new_game_screen_says_what_a_first_maxi_game_costs_and_what_pl
         screen.query_one("#rules").value = "maxi"  # type: ignore[attr-defined]
         await until(pilot, lambda: bool(screen.query("#opt-saved_rolls")) and bool(screen.query("#kind-1")))
         assert cost() == ""  # the greedy bot needs no table
+        await laid_out(pilot, "#kind-1")
         screen.query_one("#kind-1").value = "strong"  # type: ignore[attr-defined]
         await until(pilot, lambda: cost() != "")
         assert cost() == ("Maxi Yatzy (6 dice): the first game with the strong bot builds its table, "
                           "about 5 minutes and 1.8 GB, once; later games load it. The greedy bot needs "
                           "no table and plays at once. Yatzy (Scandinavian) starts at once.")
-        await pilot.click("#opt-saved_rolls")  # no saved rolls: a table a fifth the size
+        await click(pilot, "#opt-saved_rolls")  # no saved rolls: a table a fifth the size
         await until(pilot, lambda: "about 2 minutes and 357 MB" in cost())
         screen.query_one("#kind-1").value = "random"  # type: ignore[attr-defined]
         await until(pilot, lambda: cost() == "")

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select
 
 from helpers.games import DOZZY_ROUNDS
-from helpers.tui import Compare, pilot_test, until
+from helpers.tui import Compare, laid_out, pilot_test, until
 from yatzy.actions import Score
 from yatzy.game import Game
 from yatzy.seats import Seat
@@ -380,10 +380,11 @@ async def test_the_new_game_screen_sets_up_a_scorekeeper_game() -> None:
         screen = app.screen
         assert not screen.query("#seed") and not screen.query("#roll-off")  # no seed, no roll-off
         assert not screen.query(".kind")  # every seat a person
+        await laid_out(pilot, "#first")
         screen.query_one("#name-0", Input).value = "Anna"
         screen.query_one("#name-1", Input).value = "Ben"
-        await pilot.pause()
         first = screen.query_one("#first", Select)
+        await until(pilot, lambda: [str(p) for p, _v in first._options][:2] == ["Anna", "Ben"])
         first.value = 1
         await pilot.pause()
         screen.query_one("#start").focus()
@@ -414,18 +415,16 @@ async def test_a_row_switched_to_a_bot_takes_the_bots_name_in_the_games_language
         assert name.value == "Pelaaja 3"
         kind = screen.query_one("#kind-2", Select)
         assert ("botti: vahva", "strong") in [(str(p), v) for p, v in kind._options]
+        await laid_out(pilot, "#kind-2")
         kind.value = "strong"
-        await pilot.pause()
-        assert name.value == "Vahva botti"
+        await until(pilot, lambda: name.value == "Vahva botti")
         kind.value = "casual"
-        await pilot.pause()
-        assert name.value == "Harrastajabotti"
+        await until(pilot, lambda: name.value == "Harrastajabotti")
         kind.value = "person"
-        await pilot.pause()
-        assert name.value == "Pelaaja 3"
+        await until(pilot, lambda: name.value == "Pelaaja 3")
         screen.query_one("#name-0", Input).value = "Anna"
         screen.query_one("#kind-0", Select).value = "greedy"
-        await pilot.pause()
+        await until(pilot, lambda: screen.setup.seats[0].level == "greedy")  # type: ignore[attr-defined]
         assert screen.query_one("#name-0", Input).value == "Anna"  # typed: kept
         screen.query_one("#start").focus()
         await pilot.press("enter")
