@@ -13,10 +13,12 @@ from yatzy.actions import Roll, Score
 from yatzy.dice import all_rolls, counts, sub_multisets
 from yatzy.registry import get_ruleset
 from yatzy.rules import Bonus, Category, Ruleset
+from yatzy.solver import kernel
 from yatzy.solver import simulate as simulate_module
 from yatzy.solver.coach import Coach
 from yatzy.solver.simulate import simulate_optimal
 from yatzy.solver.solve import solve
+from yatzy.solver.spec import SolverSpec
 
 PUBLISHED = [
     ("yatzy", {}, 248.4399894),
@@ -240,3 +242,49 @@ def test_bank_cap_convergence() -> None:
     assert abs(points[0].expected_score - 248.4399894) < 1e-4
     assert points[1].expected_score > points[0].expected_score + 10
     assert points[1].states == 2 * points[0].states
+
+
+@pytest.mark.parametrize(("name", "opts"), [
+    ("kids", {}), ("yatzy", {}), ("forced", {}), ("yahtzee", {"joker": "free"}),
+    ("yatzy", {"bonus_threshold": 75}), ("osto", {}),
+])
+def test_the_hopeless_upper_totals_are_copied_exactly_as_solving_them_gives(
+        name: str, opts: dict[str, object]) -> None:
+    """The solver solves the upper totals from ``ulo`` up and copies ``ulo``'s values below
+    (the bonus is lost there whatever the total): the table is bit for bit the one that
+    solving every total gives (ulo all 0), in every mode (plain, Yahtzee's 50, saved rolls)."""
+    rs = get_ruleset(name, **opts)
+    spec = SolverSpec(rs, 2 if rs.saved_rolls else 0)
+    assert spec.ulo.max() > 0  # some totals are copied, or the test proves nothing
+
+    def table(ulo: np.ndarray) -> np.ndarray:
+        _, cap, bonus = spec.bonus
+        values = np.zeros((1 << spec.n_cat, spec.n_aux, cap + 1), dtype=np.float32)
+        values[spec.full_mask, :, cap] = bonus
+        masks = spec.reachable_masks
+        filled = np.array([bin(int(m)).count("1") for m in masks])
+        for n in range(spec.n_cat - 1, -1, -1):
+            kernel.solve_layer(masks[filled == n].astype(np.int64), values, *spec.kernel_args, spec.umax, ulo)
+        return values
+
+    copied, solved = table(spec.ulo), table(np.zeros_like(spec.ulo))
+    for m in spec.reachable_masks:
+        assert np.array_equal(copied[m, :, :spec.umax[m] + 1], solved[m, :, :spec.umax[m] + 1]), m
+
+
+def test_ulo_is_the_highest_total_that_cannot_reach_the_bonus_any_more() -> None:
+    """Against its definition, mask by mask: at ulo the open upper boxes' best points fall short
+    of the threshold (unless ulo is 0 or umax), one more and they reach it; never above umax."""
+    spec = SolverSpec(get_ruleset("yatzy"), 0)
+    is_upper, cap, _ = spec.bonus
+    best = spec.score.max(axis=1)
+    for m in range(1 << spec.n_cat):
+        left = sum(int(best[c]) for c in range(spec.n_cat) if is_upper[c] and not m >> c & 1)
+        lo, top = int(spec.ulo[m]), int(spec.umax[m])
+        assert 0 <= lo <= top
+        if lo > 0 and lo < top:
+            assert lo + left < cap <= lo + 1 + left
+        elif lo == 0:
+            assert left >= cap - 1 or top == 0
+        else:  # every total the card can hold is hopeless
+            assert top + left < cap

@@ -5,6 +5,12 @@ whether the Yahtzee box holds 50 (Yahtzee); ``u`` is the upper total capped at t
 threshold. For one mask the whole turn is solved for every aux and u at once, the inner
 loops running over u so they vectorize.
 
+Only the upper totals that can differ are solved: from ``ulo[m]`` (below it the open upper
+boxes cannot reach the threshold any more, so the bonus is lost whatever u is and every
+such u has the same value: ``ulo[m]`` is the highest of them) to ``umax[m]`` (the most the
+filled upper boxes can hold). The hopeless ones below are copies of ``ulo[m]``'s, bit for
+bit what solving each would give: Maxi solves 36 upper totals a card instead of 60.
+
 Within a turn, keeps are sorted multisets indexed by size. With ``L`` the values of full
 rolls one level down, the expected value of a keep is the average over one more die
 (``child``), and the best keep reachable from a roll is a max over one-die removals
@@ -52,9 +58,9 @@ def best_keeps(X, sub_ptr, sub_idx, U, must_keep_one):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
-def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
+def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
                extra_bonus, next_aux, pos_ptr, pos_cat):  # noqa: ANN001, ANN201
-    """S[r, u]: best value of scoring roll r now, from (m, a, u), next state's aux next_aux.
+    """S[r, t]: best value of scoring roll r now, from (m, a, u = lo + t), next state's aux next_aux.
 
     Filling a box with 0 is worth that box's row of V whatever the roll, so the best zero
     (Z) is computed once and each roll only visits the boxes where it scores points
@@ -62,114 +68,120 @@ def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jo
     """
     C, NR = score.shape
     opn = open_bits[m]
-    for u in range(U):
-        Z[u] = NEG
+    for t in range(W):
+        Z[t] = NEG
     for c in range(C):
         if (opn >> c) & 1:
             a2 = (0 if c == ycat else a) if mode == MODE_YAHTZEE else next_aux
             row = V[m | (1 << c), a2]
-            for u in range(U):
-                Z[u] = max(Z[u], row[u])
+            for t in range(W):
+                Z[t] = max(Z[t], row[lo + t])
     yfilled = mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1
     for r in range(NR):
         joker = yfilled and five_face[r] > 0
         if joker:
-            for u in range(U):
-                S[r, u] = NEG
+            for t in range(W):
+                S[r, t] = NEG
             bonus = np.float32(extra_bonus if a == 1 else 0.0)
             for c in range(C):
                 pts = jok[m, five_face[r] - 1, c]
                 if pts >= 0:
                     _offer(S[r], np.float32(pts) + bonus, V[m | (1 << c), a], pts,
-                           is_upper[c], cap, U)
+                           is_upper[c], cap, lo, W)
             continue
-        for u in range(U):
-            S[r, u] = Z[u]
+        for t in range(W):
+            S[r, t] = Z[t]
         for i in range(pos_ptr[r], pos_ptr[r + 1]):
             c = pos_cat[i]
             if (opn >> c) & 1 == 0:
                 continue
             pts = score[c, r]
             a2 = (1 if c == ycat else a) if mode == MODE_YAHTZEE else next_aux
-            _offer(S[r], np.float32(pts), V[m | (1 << c), a2], pts, is_upper[c], cap, U)
+            _offer(S[r], np.float32(pts), V[m | (1 << c), a2], pts, is_upper[c], cap, lo, W)
 
 
 @njit(cache=True, nogil=True, fastmath=FAST, inline="always")
-def _offer(Srow, base, row, pts, upper, cap, U):  # noqa: ANN001, ANN201
-    """Srow[u] = max(Srow[u], base + value after the box), the upper total moving by pts."""
+def _offer(Srow, base, row, pts, upper, cap, lo, W):  # noqa: ANN001, ANN201
+    """Srow[t] = max(Srow[t], base + value after the box at u = lo + t), the upper total moving by pts."""
     if upper:
-        lim = min(max(cap - pts, 0), U)
-        for u in range(lim):
-            Srow[u] = max(Srow[u], base + row[u + pts])
+        lim = min(max(cap - pts - lo, 0), W)
+        for t in range(lim):
+            Srow[t] = max(Srow[t], base + row[lo + t + pts])
         top = base + row[cap]
-        for u in range(lim, U):
-            Srow[u] = max(Srow[u], top)
+        for t in range(lim, W):
+            Srow[t] = max(Srow[t], top)
     else:
-        for u in range(U):
-            Srow[u] = max(Srow[u], base + row[u])
+        for t in range(W):
+            Srow[t] = max(Srow[t], base + row[lo + t])
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
 def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, start, mode,
                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-               pos_ptr, pos_cat, roll_prob, umax):  # noqa: ANN001, ANN201
-    """Solve every (aux, u) of one mask from the values of the masks after it."""
+               pos_ptr, pos_cat, roll_prob, umax, ulo):  # noqa: ANN001, ANN201
+    """Solve every (aux, u) of one mask from the values of the masks after it: u from ulo[m] to
+    umax[m] solved, below ulo[m] copied (the module's docstring)."""
     NK = child.shape[0]
     NR = score.shape[1]
-    U = umax[m] + 1
+    lo = ulo[m]
+    W = umax[m] + 1 - lo
     full0 = start[n]
-    X = np.empty((NK, U), dtype=np.float32)
-    S = np.empty((NR, U), dtype=np.float32)
-    L = np.empty((NR, U), dtype=np.float32)
-    Z = np.empty(U, dtype=np.float32)
+    X = np.empty((NK, W), dtype=np.float32)
+    S = np.empty((NR, W), dtype=np.float32)
+    L = np.empty((NR, W), dtype=np.float32)
+    Z = np.empty(W, dtype=np.float32)
     n_aux = 2 if mode == MODE_YAHTZEE else 1
     if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 0:
         n_aux = 1
     levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
     for a in range(n_aux):
         next_aux = 0
-        score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok, five_face,
+        score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
                    extra_bonus, next_aux, pos_ptr, pos_cat)
         for r in range(NR):
-            for u in range(U):
-                L[r, u] = S[r, u]
+            for t in range(W):
+                L[r, t] = S[r, t]
         for j in range(1, levels + 1):
             for r in range(NR):
-                for u in range(U):
-                    X[full0 + r, u] = L[r, u]
-            expect(X, child, start, n, U)
+                for t in range(W):
+                    X[full0 + r, t] = L[r, t]
+            expect(X, child, start, n, W)
             if mode == MODE_BANK:
                 if j - 1 >= rolls - 1:
                     b = j - 1 - (rolls - 1)
-                    for u in range(U):
-                        V[m, b, u] = X[0, u]
+                    for t in range(W):
+                        V[m, b, lo + t] = X[0, t]
                 if j <= bank_cap:
-                    score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, U, mode, ycat, jok,
+                    score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok,
                                five_face, extra_bonus, j, pos_ptr, pos_cat)
             for r in range(NR):
-                for u in range(U):
-                    X[full0 + r, u] = max(S[r, u], L[r, u])
-            best_keeps(X, sub_ptr, sub_idx, U, must_keep_one)
+                for t in range(W):
+                    X[full0 + r, t] = max(S[r, t], L[r, t])
+            best_keeps(X, sub_ptr, sub_idx, W, must_keep_one)
             for r in range(NR):
-                for u in range(U):
-                    L[r, u] = X[full0 + r, u]
+                for t in range(W):
+                    L[r, t] = X[full0 + r, t]
         # the turn's value: the first roll's values weighted by their chances
-        acc = np.zeros(U, dtype=np.float64)
+        acc = np.zeros(W, dtype=np.float64)
         for r in range(NR):
             p = roll_prob[r]
-            for u in range(U):
-                acc[u] += p * L[r, u]
+            for t in range(W):
+                acc[t] += p * L[r, t]
         b = bank_cap if mode == MODE_BANK else a
-        for u in range(U):
-            V[m, b, u] = acc[u]
+        for t in range(W):
+            V[m, b, lo + t] = acc[t]
+    # the hopeless totals below lo: lo's values (every aux this mask wrote)
+    for b in range(V.shape[1]):
+        for u in range(lo):
+            V[m, b, u] = V[m, b, lo]
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def solve_layer(masks, V, score, is_upper, open_bits, cap, n, child, start, mode,
                 ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-                pos_ptr, pos_cat, roll_prob, umax):  # noqa: ANN001, ANN201
+                pos_ptr, pos_cat, roll_prob, umax, ulo):  # noqa: ANN001, ANN201
     """Solve every mask of one layer (same number of filled boxes) in parallel."""
     for i in prange(masks.shape[0]):
         solve_mask(masks[i], V, score, is_upper, open_bits, cap, n, child, start,
                    mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr,
-                   sub_idx, pos_ptr, pos_cat, roll_prob, umax)
+                   sub_idx, pos_ptr, pos_cat, roll_prob, umax, ulo)

@@ -152,7 +152,7 @@ def build(spec: SolverSpec, progress: Progress | None = None) -> np.ndarray:
     done = 0
     for filled in range(spec.n_cat - 1, -1, -1):
         layer = masks[pop == filled].astype(np.int64)
-        kernel.solve_layer(layer, values, *spec.kernel_args, spec.umax)
+        kernel.solve_layer(layer, values, *spec.kernel_args, spec.umax, spec.ulo)
         done += len(layer)
         if progress is not None:
             progress(done, total)

@@ -206,6 +206,21 @@ class SolverSpec:
         return np.minimum(tot, cap)
 
     @cached_property
+    def ulo(self) -> np.ndarray:
+        """In each mask, the highest upper total from which the open upper boxes cannot reach
+        the bonus threshold any more (0 where every total can; at most ``umax``): every total
+        up to it has the same value, the bonus lost whatever it is."""
+        is_upper, cap, _ = self.bonus
+        nm = 1 << self.n_cat
+        best = self.score.max(axis=1)
+        left = np.zeros(nm, dtype=np.int64)
+        ar = np.arange(nm, dtype=np.int64)
+        for i in range(self.n_cat):
+            if is_upper[i]:
+                left += (1 - ((ar >> i) & 1)) * best[i]
+        return np.minimum(np.maximum(cap - left - 1, 0), self.umax)
+
+    @cached_property
     def yahtzee(self) -> tuple[int, np.ndarray, np.ndarray, float]:
         """(yahtzee box index, joker points per mask/face/box or -1, face of five-of-a-kind rolls, bonus)."""
         five = np.array([r[0] if len(set(r)) == 1 else 0 for r in self.rolls], dtype=np.int64)
