@@ -10,6 +10,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from yatzy import scoring
@@ -73,3 +74,55 @@ def test_two_processes_solving_one_table(tmp_path: Path) -> None:
     again = subprocess.run([sys.executable, "-c", SOLVE_ONE], env=env, capture_output=True, text=True,
                            check=True)
     assert float(again.stdout) == float(outs[0][0])
+
+
+@pytest.mark.parametrize("use_cache", [True, False])
+def test_a_table_bigger_than_memory_allows_is_written_a_layer_at_a_time(
+        use_cache: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``IN_MEMORY`` bytes a table is written to its file layer by layer and read from
+    there: the same values as a build in memory, the same progress; without the cache the file
+    is gone once mapped (nothing left in the folder), with it the table is the cache's file."""
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    spec = SolverSpec(get_ruleset("kids"), 0)
+    heard: list[tuple[int, int]] = []
+    whole = solve_module.build(spec, lambda done, total: heard.append((done, total)))
+    monkeypatch.setattr(solve_module, "IN_MEMORY", spec.table_bytes - 1)
+    told: list[tuple[int, int]] = []
+    sol = solve(get_ruleset("kids"), use_cache=use_cache, progress=lambda d, t: told.append((d, t)))
+    assert isinstance(sol.values, np.memmap) and sol.values.shape == whole.shape
+    assert np.array_equal(np.asarray(sol.values), whole)
+    assert told == heard and told[-1][0] == told[-1][1] == len(spec.reachable_masks) - 1
+    files = sorted(p.name for p in tmp_path.iterdir())
+    key = table_key(spec)
+    assert files == ([f"{key}.json", f"{key}.npy"] if use_cache else [])
+
+
+def test_a_table_as_big_as_memory_allows_is_built_in_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At ``IN_MEMORY`` bytes exactly the table is built whole in memory (no file, not mapped)."""
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    spec = SolverSpec(get_ruleset("kids"), 0)
+    monkeypatch.setattr(solve_module, "IN_MEMORY", spec.table_bytes)
+    sol = solve(get_ruleset("kids"), use_cache=False)
+    assert not isinstance(sol.values, np.memmap) and sol.values.flags.writeable
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_build_into_its_file_that_stops_leaves_no_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A layered build stopped half way (its caller left: the progress callback raised) leaves
+    neither the table nor its temporary file, with the cache or without."""
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(solve_module, "IN_MEMORY", 0)
+
+    class Left(Exception):
+        pass
+
+    def leave(done: int, total: int) -> None:
+        if done * 2 >= total:
+            raise Left
+
+    for use_cache in (True, False):
+        with pytest.raises(Left):
+            solve(get_ruleset("kids"), use_cache=use_cache, progress=leave)
+        assert list(tmp_path.iterdir()) == []

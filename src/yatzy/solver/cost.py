@@ -30,7 +30,8 @@ class TableCost:
     seconds: float
     """Roughly how long the first build takes."""
     size: int
-    """Bytes of the table, in memory while it is built and on disk after."""
+    """Bytes of the table on disk (and in memory while it is built, up to ``solve.IN_MEMORY``;
+    a bigger one is built two layers of cards at a time)."""
 
 
 def default_spec(ruleset: Ruleset) -> SolverSpec:
@@ -45,7 +46,7 @@ def _cost(ruleset: Ruleset) -> tuple[str, float, int]:
     spec = default_spec(ruleset)
     cells = int((spec.umax[spec.reachable_masks] + 1).sum())
     work = cells * spec.levels * len(spec.keeps[0]) * (2 if spec.mode == MODE_YAHTZEE else 1)
-    size = (1 << spec.n_cat) * spec.n_aux * (spec.bonus[1] + 1) * 4
+    size = spec.table_bytes
     return table_key(spec), work / WORK_PER_SECOND, size
 
 

@@ -11,6 +11,10 @@ such u has the same value: ``ulo[m]`` is the highest of them) to ``umax[m]`` (th
 filled upper boxes can hold). The hopeless ones below are copies of ``ulo[m]``'s, bit for
 bit what solving each would give: Maxi solves 36 upper totals a card instead of 60.
 
+A layer of cards (the same number of boxes filled) reads only the values of the layer after
+it: each is an array of its own, a card's row in it given by ``slot``, so a build holds two
+layers and not the whole table (:mod:`.solve` writes a big table to its file a layer at a time).
+
 Within a turn, keeps are sorted multisets indexed by size. With ``L`` the values of full
 rolls one level down, the expected value of a keep is the average over one more die
 (``child``), and the best keep reachable from a roll is a max over one-die removals
@@ -58,9 +62,10 @@ def best_keeps(X, sub_ptr, sub_idx, U, must_keep_one):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
-def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
+def score_step(S, Z, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
                extra_bonus, next_aux, pos_ptr, pos_cat):  # noqa: ANN001, ANN201
-    """S[r, t]: best value of scoring roll r now, from (m, a, u = lo + t), next state's aux next_aux.
+    """S[r, t]: best value of scoring roll r now, from (m, a, u = lo + t), next state's aux next_aux;
+    ``V`` holds the values of the next layer's cards, card m' in row ``slot[m']``.
 
     Filling a box with 0 is worth that box's row of V whatever the roll, so the best zero
     (Z) is computed once and each roll only visits the boxes where it scores points
@@ -73,7 +78,7 @@ def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, lo, W, mode, ycat
     for c in range(C):
         if (opn >> c) & 1:
             a2 = (0 if c == ycat else a) if mode == MODE_YAHTZEE else next_aux
-            row = V[m | (1 << c), a2]
+            row = V[slot[m | (1 << c)], a2]
             for t in range(W):
                 Z[t] = max(Z[t], row[lo + t])
     yfilled = mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1
@@ -86,7 +91,7 @@ def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, lo, W, mode, ycat
             for c in range(C):
                 pts = jok[m, five_face[r] - 1, c]
                 if pts >= 0:
-                    _offer(S[r], np.float32(pts) + bonus, V[m | (1 << c), a], pts,
+                    _offer(S[r], np.float32(pts) + bonus, V[slot[m | (1 << c)], a], pts,
                            is_upper[c], cap, lo, W)
             continue
         for t in range(W):
@@ -97,7 +102,7 @@ def score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, lo, W, mode, ycat
                 continue
             pts = score[c, r]
             a2 = (1 if c == ycat else a) if mode == MODE_YAHTZEE else next_aux
-            _offer(S[r], np.float32(pts), V[m | (1 << c), a2], pts, is_upper[c], cap, lo, W)
+            _offer(S[r], np.float32(pts), V[slot[m | (1 << c)], a2], pts, is_upper[c], cap, lo, W)
 
 
 @njit(cache=True, nogil=True, fastmath=FAST, inline="always")
@@ -116,15 +121,17 @@ def _offer(Srow, base, row, pts, upper, cap, lo, W):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
-def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, start, mode,
+def solve_mask(m, out, V, slot, score, is_upper, open_bits, cap, n, child, start, mode,
                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
                pos_ptr, pos_cat, roll_prob, umax, ulo):  # noqa: ANN001, ANN201
-    """Solve every (aux, u) of one mask from the values of the masks after it: u from ulo[m] to
-    umax[m] solved, below ulo[m] copied (the module's docstring)."""
+    """Solve every (aux, u) of card m into ``out[slot[m]]`` from the values of the next layer's
+    cards (``V``, by ``slot`` too): u from ulo[m] to umax[m] solved, below ulo[m] copied (the
+    module's docstring)."""
     NK = child.shape[0]
     NR = score.shape[1]
     lo = ulo[m]
     W = umax[m] + 1 - lo
+    here = out[slot[m]]
     full0 = start[n]
     X = np.empty((NK, W), dtype=np.float32)
     S = np.empty((NR, W), dtype=np.float32)
@@ -136,7 +143,7 @@ def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, start, mode,
     levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
     for a in range(n_aux):
         next_aux = 0
-        score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
+        score_step(S, Z, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
                    extra_bonus, next_aux, pos_ptr, pos_cat)
         for r in range(NR):
             for t in range(W):
@@ -150,9 +157,9 @@ def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, start, mode,
                 if j - 1 >= rolls - 1:
                     b = j - 1 - (rolls - 1)
                     for t in range(W):
-                        V[m, b, lo + t] = X[0, t]
+                        here[b, lo + t] = X[0, t]
                 if j <= bank_cap:
-                    score_step(S, Z, m, a, V, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok,
+                    score_step(S, Z, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok,
                                five_face, extra_bonus, j, pos_ptr, pos_cat)
             for r in range(NR):
                 for t in range(W):
@@ -169,19 +176,20 @@ def solve_mask(m, V, score, is_upper, open_bits, cap, n, child, start, mode,
                 acc[t] += p * L[r, t]
         b = bank_cap if mode == MODE_BANK else a
         for t in range(W):
-            V[m, b, lo + t] = acc[t]
+            here[b, lo + t] = acc[t]
     # the hopeless totals below lo: lo's values (every aux this mask wrote)
-    for b in range(V.shape[1]):
+    for b in range(here.shape[0]):
         for u in range(lo):
-            V[m, b, u] = V[m, b, lo]
+            here[b, u] = here[b, lo]
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def solve_layer(masks, V, score, is_upper, open_bits, cap, n, child, start, mode,
+def solve_layer(masks, out, V, slot, score, is_upper, open_bits, cap, n, child, start, mode,
                 ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
                 pos_ptr, pos_cat, roll_prob, umax, ulo):  # noqa: ANN001, ANN201
-    """Solve every mask of one layer (same number of filled boxes) in parallel."""
+    """Solve every card of one layer (the same number of boxes filled) in parallel, into ``out``
+    from the next layer's values ``V`` (a card's row in either: ``slot``)."""
     for i in prange(masks.shape[0]):
-        solve_mask(masks[i], V, score, is_upper, open_bits, cap, n, child, start,
+        solve_mask(masks[i], out, V, slot, score, is_upper, open_bits, cap, n, child, start,
                    mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr,
                    sub_idx, pos_ptr, pos_cat, roll_prob, umax, ulo)

@@ -123,37 +123,101 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
         values = np.load(path, mmap_mode="r")
         return Solution(spec, values, 0.0, int(meta["states"]))
     t0 = time.perf_counter()
-    values = build(spec, progress)
-    seconds = time.perf_counter() - t0
-    sol = Solution(spec, values, seconds, spec.states())
-    if use_cache:
+    if spec.table_bytes <= IN_MEMORY:
+        values = build(spec, progress)
+        seconds = time.perf_counter() - t0
+        sol = Solution(spec, values, seconds, spec.states())
+        if use_cache:
+            path.parent.mkdir(parents=True, exist_ok=True)
+
+            def save_values(tmp: Path) -> None:
+                with open(tmp, "wb") as fh:
+                    np.save(fh, values)
+
+            _write_atomically(path, save_values)
+    else:  # written a layer at a time to its file, memory-mapped from there
         path.parent.mkdir(parents=True, exist_ok=True)
+        if use_cache:
+            _write_atomically(path, lambda tmp: build_into(spec, tmp, progress))
+            values = np.load(path, mmap_mode="r")
+        else:  # a file of its own, gone once the table is let go
+            fd, name = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+            os.close(fd)
+            try:
+                build_into(spec, Path(name), progress)
+                values = np.load(name, mmap_mode="r")
+            finally:
+                os.unlink(name)
+        seconds = time.perf_counter() - t0
+        sol = Solution(spec, values, seconds, spec.states())
+    if use_cache:
         meta = json.dumps({"states": sol.states, "seconds": seconds,
                            "expected_score": sol.expected_score})
-
-        def save_values(tmp: Path) -> None:
-            with open(tmp, "wb") as fh:
-                np.save(fh, values)
-
-        _write_atomically(path, save_values)
         _write_atomically(meta_path, lambda tmp: tmp.write_text(meta))
     return sol
 
 
+
+IN_MEMORY = 256 * 2**20
+"""Bytes of the biggest table built whole in memory; a bigger one (Maxi's) is written to its
+file a layer at a time (:func:`build_into`), so its build holds two layers of cards, not the
+table: Maxi's 1.78 GB in about a third of that (its two biggest layers)."""
+
+
 def build(spec: SolverSpec, progress: Progress | None = None) -> np.ndarray:
-    """Run the DP layer by layer, fullest cards first."""
+    """The whole table in memory, solved layer by layer, fullest cards first."""
+    _, cap, _ = spec.bonus
+    values = np.zeros((1 << spec.n_cat, spec.n_aux, cap + 1), dtype=np.float32)
+
+    def keep(cards: np.ndarray, rows: np.ndarray) -> None:
+        values[cards] = rows
+
+    _solve_layers(spec, keep, progress)
+    return values
+
+
+def build_into(spec: SolverSpec, path: Path, progress: Progress | None = None) -> None:
+    """The table written into the .npy file ``path`` a layer at a time, each card's row at its
+    place; the rows of cards no game reaches stay zero (the file is sparse until written)."""
+    _, cap, _ = spec.bonus
+    shape = (1 << spec.n_cat, spec.n_aux, cap + 1)
+    header = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=shape)
+    offset, size = header.offset, shape[1] * shape[2] * 4
+    del header  # the header written and the size set; no page of the table touched
+    fd = os.open(path, os.O_WRONLY)
+
+    def keep(cards: np.ndarray, rows: np.ndarray) -> None:
+        data = np.ascontiguousarray(rows).data.cast("B")
+        for i, m in enumerate(cards.tolist()):
+            os.pwrite(fd, data[i * size:(i + 1) * size], offset + m * size)
+
+    try:
+        _solve_layers(spec, keep, progress)
+    finally:
+        os.close(fd)
+
+
+def _solve_layers(spec: SolverSpec, keep: Callable[[np.ndarray, np.ndarray], None],
+                  progress: Progress | None) -> None:
+    """Run the DP layer by layer, fullest cards first, handing each layer's cards and their
+    rows to ``keep``. A layer reads only the one after it, so only those two are held."""
     _, cap, bonus_points = spec.bonus
-    n_masks = 1 << spec.n_cat
-    values = np.zeros((n_masks, spec.n_aux, cap + 1), dtype=np.float32)
-    values[spec.full_mask, :, cap] = bonus_points
-    masks = spec.reachable_masks
-    pop = np.array([bin(int(m)).count("1") for m in masks])
-    total = int((masks != spec.full_mask).sum())
-    done = 0
+    masks = spec.reachable_masks.astype(np.int64)
+    filled_in = np.array([bin(int(m)).count("1") for m in masks])
+    layers = [masks[filled_in == filled] for filled in range(spec.n_cat + 1)]
+    slot = np.zeros(1 << spec.n_cat, dtype=np.int64)  # a card's row in its layer's array
+    for layer in layers:
+        slot[layer] = np.arange(len(layer))
+    after = np.zeros((1, spec.n_aux, cap + 1), dtype=np.float32)  # the full card: the bonus, if earned
+    after[0, :, cap] = bonus_points
+    keep(layers[spec.n_cat], after)
+    total, done = len(masks) - 1, 0
     for filled in range(spec.n_cat - 1, -1, -1):
-        layer = masks[pop == filled].astype(np.int64)
-        kernel.solve_layer(layer, values, *spec.kernel_args, spec.umax, spec.ulo)
+        layer = layers[filled]
+        rows = np.zeros((len(layer), spec.n_aux, cap + 1), dtype=np.float32)
+        kernel.solve_layer(layer, rows, after, slot, *spec.kernel_args, spec.umax, spec.ulo)
+        keep(layer, rows)
+        after = rows
         done += len(layer)
         if progress is not None:
             progress(done, total)
-    return values

@@ -253,6 +253,11 @@ class SolverSpec:
             table[c, : len(x)] = x
         return reach_table(self.reachable_masks, self.open_bits, is_upper, table, cap, self.n_cat)
 
+    @property
+    def table_bytes(self) -> int:
+        """Bytes of the value table: a float32 for every card, aux and capped upper total."""
+        return (1 << self.n_cat) * self.n_aux * (self.bonus[1] + 1) * 4
+
     def states(self) -> int:
         """Number of reachable states (mask, capped upper total, aux) the solution covers."""
         per_mask = self.upper_reach().sum(axis=1)
