@@ -53,10 +53,8 @@ def timed(work: Callable[[], Any], reps: int = 1) -> tuple[Any, float, float]:
 
 
 def ours(work: str, args: argparse.Namespace) -> dict[str, Any]:
+    # each work imports what it uses only: a whole process's solve pays for no coach, no simulator
     from yatzy.registry import get_ruleset
-    from yatzy.solver.coach import Coach
-    from yatzy.solver.distribution import distribution
-    from yatzy.solver.simulate import simulate_optimal
     from yatzy.solver.solve import solve
 
     kind, _, rules = work.partition("-")
@@ -71,15 +69,21 @@ def ours(work: str, args: argparse.Namespace) -> dict[str, Any]:
         sol, wall, cpu = timed(lambda: solve(get_ruleset("maxi"), use_cache=False))
         return {"wall": wall, "cpu": cpu, "note": f"E {sol.expected_score:.4f}, {sol.states:,} states"}
     if kind == "simulate":
+        from yatzy.solver.simulate import simulate_optimal
+
         sol = solve(get_ruleset(rules))
         simulate_optimal(sol, 100, seed=0)
         res, wall, cpu = timed(lambda: simulate_optimal(sol, args.games, seed=1))
         return {"wall": wall, "cpu": cpu, "note": f"mean {res.mean:.2f}"}
     if kind == "distribution":
+        from yatzy.solver.distribution import distribution
+
         sol = solve(get_ruleset(rules))
         distribution(solve(get_ruleset("kids")))
         dist, wall, cpu = timed(lambda: distribution(sol))
         return {"wall": wall, "cpu": cpu, "note": f"mean {dist.mean:.6f}"}
+    from yatzy.solver.coach import Coach
+
     sol = solve(get_ruleset("yatzy"))
     coach = Coach(sol)
     positions = [coach.position(*t) for t in random_positions(sol.spec.ruleset, args.positions)]
