@@ -161,3 +161,22 @@ def test_tiles_are_whole_numbers_1_to_12() -> None:
         with pytest.raises(InvalidActionError) as refused:
             check_tiles(tiles)
         assert str(refused.value) == f"tiles are numbered 1 to 12, not “{first_bad}”"
+
+
+def test_the_card_has_a_section_per_bonus_and_the_lower_boxes_after_them() -> None:
+    """docs/rules.md: rows 1-6 and rows 7-12 each earn their own bonus; a card's sections (the
+    sheets draw a line between them, the bots weigh the lower boxes apart) run in card order,
+    each bonus counting exactly one section's boxes, and the boxes no bonus counts come last."""
+    from itertools import groupby
+    from typing import get_args
+
+    from yatzy.rules import Section
+
+    assert all(box.section in get_args(Section) for box in RS.categories)
+    sections = [(section, [box.id for box in boxes])
+                for section, boxes in groupby(RS.categories, key=lambda box: box.section)]
+    assert len({section for section, _ in sections}) == len(sections) == len(RS.bonuses) + 1
+    for (_, ids), bonus in zip(sections, RS.bonuses, strict=False):
+        assert list(bonus.categories) == ids
+    assert [f"n{k}" for k in range(1, 13)] == [c for b in RS.bonuses for c in b.categories]
+    assert sections[-1][0] == "lower"
