@@ -483,9 +483,9 @@ def test_the_outcome_ranks_the_players_by_total_and_a_version_1_save_reads_bot_s
         (1, "Bo", game.totals()[1], 1), (0, "Ann", game.totals()[0], 2)]
     data = finished_save()
     del data["seats"]
-    data["format"], data["players"] = 1, ["Ann", "Greedy (bot)"]
-    assert [s.to_dict() for s in saves.read(data).seats] == [Seat.stored("Ann").to_dict(),
-                                                             Seat.bot("greedy").to_dict()]
+    data["format"], data["players"] = 1, ["Ann", "Greedy (bot)", "win (bot)", "Optimal (bot)"]
+    assert [s.to_dict() for s in saves.read(data).seats] == [
+        Seat.stored("Ann").to_dict(), *(Seat.bot(level).to_dict() for level in ("greedy", "win", "optimal"))]
     data["players"] = ["Ann", 7]
     with pytest.raises(InvalidActionError, match="^the saved game's players must be names$"):
         Game.from_dict(data)
