@@ -389,6 +389,14 @@ def test_the_joker_rule_refusal_names_the_box_and_the_boxes_allowed() -> None:
         game.apply(Score("chance"))
     joker = "box 13 Chance cannot take these dice now (joker rule); you may score: 4 Fours"
     assert str(refused.value) == joker
+    # Fours filled: any open lower box takes it (docs/rules.md numbers Yahtzee's 13 boxes), not Ones
+    game.apply(Score("fours"))
+    game.apply(Roll((), (4, 4, 4, 4, 4)))
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(Score("ones"))
+    lower = ("7 Three of a Kind, 8 Four of a Kind, 9 Full House, 10 Small Straight, 11 Large Straight, "
+             "13 Chance")
+    assert str(refused.value) == f"box 1 Ones cannot take these dice now (joker rule); you may score: {lower}"
 
 
 def test_roll_offs_throw_one_die_each_and_every_face_turns_up() -> None:
@@ -399,6 +407,30 @@ def test_roll_offs_throw_one_die_each_and_every_face_turns_up() -> None:
         highest = max(game.roll_offs[-1].values())
         assert [s for s, die in game.roll_offs[-1].items() if die == highest] == [game.first]
     assert faces == {1, 2, 3, 4, 5, 6}
+
+
+def test_following_a_log_takes_its_dice_unless_told_to_check_them_against_the_seed() -> None:
+    """Game.follow applies logged rolls with their dice; only with check_dice must each be
+    the dice this game's seed rolls (a room's relay checks a played game's, not a typed one's)."""
+    played = Game("yatzy", ["A"], seed=3)
+    played.roll()
+    played.score("chance")
+    other = Game("yatzy", ["A"], seed=4)
+    other.follow(played.log)
+    assert other.log == played.log and other.state == played.state
+    again = Game("yatzy", ["A"], seed=4)
+    with pytest.raises(InvalidActionError) as refused:
+        again.follow(played.log, check_dice=True)
+    rolled = played.log[0].result
+    drawn = Game("yatzy", ["A"], seed=4).roll()
+    assert rolled != drawn
+    assert str(refused.value) == (f"action 1 (a roll) shows {' '.join(map(str, rolled))}, but this game's "
+                                  f"seed rolls {' '.join(map(str, drawn))}: "
+                                  "the saved game was changed by hand or damaged")
+    assert again.log == []
+    same = Game("yatzy", ["A"], seed=3)
+    same.follow(played.log, check_dice=True)  # the seed's own dice pass the check
+    assert same.log == played.log and same.state == played.state
 
 
 def test_text_that_is_not_json_is_refused_with_the_parsers_words() -> None:
