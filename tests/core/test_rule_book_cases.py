@@ -180,7 +180,10 @@ def test_the_section_bonuses_at_their_thresholds() -> None:
     rows16 = {f"n{face}": 3 * face for face in range(1, 7)}  # 63
     rows712 = {f"n{k}": 2 * k for k in range(7, 13)}  # each sum row's best: 114
     assert dozzy.bonus_points({**rows16, **rows712}) == {"bonus": 50, "bonus_7_12": 50}
-    assert dozzy.bonus_points({**rows16, **rows712, "n7": 7}) == {"bonus": 50, "bonus_7_12": 0}  # 113
+    # 107: no card of rows 7-12 totals 108 to 113, so in play "more than 113" means every row at
+    # its best; the rule itself, at the tie, on a card made up for it
+    assert dozzy.bonus_points({**rows16, **rows712, "n7": 7}) == {"bonus": 50, "bonus_7_12": 0}
+    assert dozzy.bonus_points({**rows16, **rows712, "n7": 13}) == {"bonus": 50, "bonus_7_12": 0}  # 113
     strict = get_ruleset("dozzy", bonus_1_6_strict=True)
     assert strict.bonus_points(rows16)["bonus"] == 0
     assert strict.bonus_points({**rows16, "n1": 4})["bonus"] == 50
