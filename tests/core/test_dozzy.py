@@ -57,10 +57,13 @@ def test_game_applies_board_and_choice() -> None:
     g = Game(RS, ["a", "b"], seed=1)
     g.state.out = frozenset({4, 5, 9})  # set up the sheet's situation
     play_roll(g, (3, 3, 3, 4, 5))
-    with pytest.raises(IllegalActionError, match="choose which tiles"):
+    both = f"{Score('n3', (4, 5))} or {Score('n3', (9,))}"  # the scores to type, as the game names them
+    with pytest.raises(IllegalActionError) as refused:
         g.apply(Score("n3"))
-    with pytest.raises(IllegalActionError, match="cannot come back"):
+    assert str(refused.value) == f"choose which tiles come back: {both}"
+    with pytest.raises(IllegalActionError) as refused:
         g.apply(Score("n3", (4,)))
+    assert str(refused.value) == f"tile 4 cannot come back with this score; choose {both}"
     g.apply(Score("n3", (9,)))
     assert g.state.out == {3, 4, 5}
     assert g.state.players[0].card["n3"] == 9

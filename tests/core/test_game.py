@@ -103,6 +103,45 @@ def test_bad_input_changes_nothing() -> None:
         g.score("chance")  # Chance is the 14th of Yatzy's 15 boxes (docs/rules.md)
 
 
+def test_refusals_of_a_roll_or_a_score_say_what_is_wrong_in_whole() -> None:
+    """The engine's refusals as a player reads them, each compared in full: a roll's dice
+    one too few and one too many for the dice kept, a score before the roll, tile returns in
+    a game without a board, a fourth roll, a scorekeeper's roll with no dice typed."""
+    g = Game("yatzy", ["A", "B"], seed=5)
+    with pytest.raises(IllegalActionError) as refused:
+        g.score("chance")
+    assert str(refused.value) == "roll the dice before scoring"
+    dice = g.roll()
+    kept = dice[:2]
+    for thrown in ((1, 1), (1, 1, 1, 1)):  # keeping 2 of 5 dice rolls 3
+        with pytest.raises(InvalidActionError) as refused:
+            g.apply(Roll(kept, thrown))
+        assert str(refused.value) == f"a roll keeping 2 dice rolls 3, not {len(thrown)}"
+    with pytest.raises(InvalidActionError) as refused:
+        g.score("chance", [3])
+    assert str(refused.value) == "yatzy has no tile board; leave out the tile returns"
+    g.apply(Roll(kept, (1, 1, 1)))
+    g.roll()
+    with pytest.raises(IllegalActionError) as refused:
+        g.roll()
+    assert str(refused.value) == "no rolls left this turn; score the dice in a box"
+    with pytest.raises(InvalidActionError) as refused:
+        Game("yatzy", ["A"], dice_from="players").play(Roll())
+    assert str(refused.value) == "in a scorekeeper game type the dice you threw, e.g. 1 3 3 5 6"
+
+
+def test_a_roll_the_game_throws_keeps_the_player_it_names() -> None:
+    """play() rolls the dice of a Roll that names its player, and the player is checked and
+    logged as with any action: the one whose turn it is, not the other."""
+    g = Game("yatzy", ["A", "B"], seed=5)
+    with pytest.raises(IllegalActionError) as refused:
+        g.play(Roll(player=1))
+    assert str(refused.value) == "it is player 0 (A)'s turn, not player 1's"
+    assert g.log == []
+    g.play(Roll(player=0))
+    assert len(g.log) == 1 and g.log[0].player == 0 and g.log[0].result == g.state.dice
+
+
 def test_forced_order_message() -> None:
     g = Game("pakko", ["a"], seed=1)
     g.roll()
