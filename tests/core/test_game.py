@@ -130,6 +130,36 @@ def test_refusals_of_a_roll_or_a_score_say_what_is_wrong_in_whole() -> None:
     assert str(refused.value) == "in a scorekeeper game type the dice you threw, e.g. 1 3 3 5 6"
 
 
+def test_refusals_of_a_keep_say_what_is_wrong_in_whole() -> None:
+    """checks.keep's refusals through the engine, each compared in full: a keep on the turn's
+    first roll, dice not on the table (a face missing, a face once too often), every die kept,
+    nothing kept under must_keep_one; and what is not an action at all."""
+    g = Game("yatzy", ["A"], dice_from="players")
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply(Roll((6,), (1, 2, 3, 4)))
+    assert str(refused.value) == "the first roll of a turn throws all dice; keep nothing"
+    g.apply(Roll((), (1, 2, 3, 4, 4)))
+    for kept in ((6,), (1, 1)):
+        with pytest.raises(IllegalActionError) as refused:
+            g.apply(Roll(kept, (5,) * (5 - len(kept))))
+        shown = " ".join(map(str, kept))
+        assert str(refused.value) == f"cannot keep {shown}: the dice on the table are 1 2 3 4 4"
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply(Roll((1, 2, 3, 4, 4), ()))
+    assert str(refused.value) == "keeping every die would spend a roll for nothing; keep fewer dice or score"
+    g.apply(Roll((1, 2, 3, 4), (6,)))  # four of the five kept: allowed
+    with pytest.raises(InvalidActionError) as refused:
+        g.apply("k 1234")  # type: ignore[arg-type]
+    assert str(refused.value) == "not an action: k 1234"
+    strict = Game(get_ruleset("yatzy", must_keep_one=True), ["A"], dice_from="players")
+    strict.apply(Roll((), (1, 2, 3, 4, 4)))
+    with pytest.raises(IllegalActionError) as refused:
+        strict.apply(Roll((), (6, 6, 6, 6, 6)))
+    assert str(refused.value) == "house rule must_keep_one: keep at least one die to re-roll"
+    strict.apply(Roll((4,), (6, 6, 6, 6)))
+    assert strict.state.dice == (4, 6, 6, 6, 6)
+
+
 def test_a_roll_the_game_throws_keeps_the_player_it_names() -> None:
     """play() rolls the dice of a Roll that names its player, and the player is checked and
     logged as with any action: the one whose turn it is, not the other."""
