@@ -130,6 +130,37 @@ def test_refusals_of_a_roll_or_a_score_say_what_is_wrong_in_whole() -> None:
     assert str(refused.value) == "in a scorekeeper game type the dice you threw, e.g. 1 3 3 5 6"
 
 
+def test_a_game_refuses_a_bad_setup_an_unknown_box_and_any_action_once_over_in_whole() -> None:
+    """The refusals of Game() and of a finished game, compared in full: dice from nowhere
+    known, no players, a roll-off in a scorekeeper game (rolled at the table instead), a box
+    the rules do not have (docs/rules.md: Kids' Yatzy is Ones to Sixes), an action once over."""
+    for setup, words in (
+        (dict(dice_from="table"), "dice come from the “server” or the “players”, not “table”"),
+        (dict(players=[]), "a game needs at least one player"),
+        (dict(dice_from="players", roll_off=True),
+         "a scorekeeper game has no roll-off of its own: roll at the table and name the first player"),
+    ):
+        with pytest.raises(InvalidActionError) as refused:
+            Game("kids", **{"players": ["A", "B"], **setup})  # type: ignore[arg-type]
+        assert str(refused.value) == words
+    assert Game("kids", ["A", "B"], dice_from="players", first=1).state.current == 1
+    game = Game("kids", ["A"], dice_from="players")
+    boxes = "ones, twos, threes, fours, fives, sixes"
+    game.apply(Roll((), (1, 2, 3, 4, 5)))
+    for box in ("chance", 7):
+        with pytest.raises(InvalidActionError) as refused:
+            game.apply(Score(box))  # type: ignore[arg-type]
+        assert str(refused.value) == f"“{box}” is not a box of kids; the boxes are: {boxes}"
+    for box in boxes.split(", "):
+        game.apply(Score(box))
+        if not game.is_over:
+            game.apply(Roll((), (1, 2, 3, 4, 5)))
+    for action in (Roll((), (1, 2, 3, 4, 5)), Score("ones")):
+        with pytest.raises(IllegalActionError) as refused:
+            game.apply(action)
+        assert str(refused.value) == "the game is over; no more actions"
+
+
 def test_refusals_of_a_keep_say_what_is_wrong_in_whole() -> None:
     """checks.keep's refusals through the engine, each compared in full: a keep on the turn's
     first roll, dice not on the table (a face missing, a face once too often), every die kept,
