@@ -161,6 +161,29 @@ def test_a_game_refuses_a_bad_setup_an_unknown_box_and_any_action_once_over_in_w
         assert str(refused.value) == "the game is over; no more actions"
 
 
+def test_a_game_made_with_nothing_given_is_one_players_yatzy_on_a_63_bit_seed() -> None:
+    """Game(): Scandinavian Yatzy for "Player 1"; a game given no seed draws one of 63 bits
+    (web/static/fair.js reads seeds as 63-bit whole numbers): never 2**63 or more, and in 64
+    games one at least 2**62 (all 64 below it: a chance of 2**-64)."""
+    game = Game()
+    assert (game.ruleset.name, [p.name for p in game.state.players]) == ("yatzy", ["Player 1"])
+    seeds = [Game(seed=None).seed for _ in range(64)]
+    assert all(isinstance(s, int) and 0 <= s < 2**63 for s in seeds)
+    assert max(seeds) >= 2**62
+
+
+def test_a_forced_card_offers_the_next_box_in_order_and_none_once_full() -> None:
+    """docs/rules.md, Forced Yatzy: the boxes are filled in a fixed order, so the only open box
+    is the next one; a full card has none."""
+    rs = get_ruleset("forced")
+    assert rs.order is not None
+    card: dict[str, int] = {}
+    for box in rs.order:
+        assert rs.open_categories(card) == [box]
+        card[box] = 0
+    assert rs.open_categories(card) == []
+
+
 def test_refusals_of_a_keep_say_what_is_wrong_in_whole() -> None:
     """checks.keep's refusals through the engine, each compared in full: a keep on the turn's
     first roll, dice not on the table (a face missing, a face once too often), every die kept,
