@@ -532,6 +532,21 @@ def test_roll_offs_throw_one_die_each_and_every_face_turns_up() -> None:
     assert faces == {1, 2, 3, 4, 5, 6}
 
 
+def test_two_players_roll_off_too_and_either_may_start() -> None:
+    """A roll-off needs two players or more: two roll one die each (again on a tie), one alone
+    does not roll at all."""
+    starters = set()
+    for seed in range(20):
+        game = Game("yatzy", ["A", "B"], seed=seed, roll_off=True)
+        assert game.roll_offs and all(set(throw) == {0, 1} for throw in game.roll_offs)
+        last = game.roll_offs[-1]
+        assert last[game.first] > last[1 - game.first] and game.state.current == game.first
+        starters.add(game.first)
+    assert starters == {0, 1}
+    solo = Game("yatzy", ["A"], seed=1, roll_off=True)
+    assert (solo.roll_offs, solo.first) == ([], 0)
+
+
 def test_following_a_log_takes_its_dice_unless_told_to_check_them_against_the_seed() -> None:
     """Game.follow applies logged rolls with their dice; only with check_dice must each be
     the dice this game's seed rolls (a room's relay checks a played game's, not a typed one's)."""
