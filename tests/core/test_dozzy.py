@@ -57,10 +57,13 @@ def test_game_applies_board_and_choice() -> None:
     g = Game(RS, ["a", "b"], seed=1)
     g.state.out = frozenset({4, 5, 9})  # set up the sheet's situation
     play_roll(g, (3, 3, 3, 4, 5))
-    with pytest.raises(IllegalActionError, match="choose which tiles"):
+    both = f"{Score('n3', (4, 5))} or {Score('n3', (9,))}"  # the scores to type, as the game names them
+    with pytest.raises(IllegalActionError) as refused:
         g.apply(Score("n3"))
-    with pytest.raises(IllegalActionError, match="cannot come back"):
+    assert str(refused.value) == f"choose which tiles come back: {both}"
+    with pytest.raises(IllegalActionError) as refused:
         g.apply(Score("n3", (4,)))
+    assert str(refused.value) == f"tile 4 cannot come back with this score; choose {both}"
     g.apply(Score("n3", (9,)))
     assert g.state.out == {3, 4, 5}
     assert g.state.players[0].card["n3"] == 9
@@ -161,3 +164,23 @@ def test_tiles_are_whole_numbers_1_to_12() -> None:
         with pytest.raises(InvalidActionError) as refused:
             check_tiles(tiles)
         assert str(refused.value) == f"tiles are numbered 1 to 12, not “{first_bad}”"
+
+
+def test_the_card_has_a_section_per_bonus_and_the_lower_boxes_after_them() -> None:
+    """docs/rules.md: rows 1-6 and rows 7-12 each earn their own bonus; a card's sections (the
+    sheets draw a line between them, the bots weigh the lower boxes apart) run in card order,
+    each bonus counting exactly one section's boxes, and the boxes no bonus counts come last."""
+    from itertools import groupby
+    from typing import get_args
+
+    from yatzy.rules import Section
+
+    rs = get_ruleset("dozzy")  # built here, not at import: the test reads the card as built now
+    assert all(box.section in get_args(Section) for box in rs.categories)
+    sections = [(section, [box.id for box in boxes])
+                for section, boxes in groupby(rs.categories, key=lambda box: box.section)]
+    assert len({section for section, _ in sections}) == len(sections) == len(rs.bonuses) + 1
+    for (_, ids), bonus in zip(sections, rs.bonuses, strict=False):
+        assert list(bonus.categories) == ids
+    assert [f"n{k}" for k in range(1, 13)] == [c for b in rs.bonuses for c in b.categories]
+    assert sections[-1][0] == "lower"

@@ -264,3 +264,24 @@ def test_game_moves_tiles_as_the_reference_says() -> None:
     assert options == {frozenset({7}), frozenset({9})}
     g.apply(Score("n2", (9,)))
     assert g.state.out == (frozenset({7, 9}) | going_out) - {9} == {2, 7}
+
+
+def test_used_dice_are_the_tiles_going_out_and_the_rest_of_the_roll() -> None:
+    """dozzy_tables builds the DOZZY bot's tables from ``used_dice`` for every box: the tiles
+    a score sends out (the reference's) and the dice it leaves, faces 1..6 taken from the
+    roll, which bring back what the reference says; Straights and Chance use no number (they
+    never move tiles) and a 0 uses no dice."""
+    from collections import Counter
+
+    for out in (frozenset(), frozenset({6}), frozenset({3, 9})):
+        for dice in [*ROLLS[::9], (1, 2, 3, 4, 5), (2, 3, 4, 5, 6)]:  # a sample, and both straights
+            for row in ROWS:
+                tiles, unused = RS.used_dice(row, dice, out)
+                points, (going_out, options) = reference(row, dice, out)
+                assert frozenset(tiles) == going_out, (row, dice, sorted(out))
+                assert list(unused) == sorted(unused) and not Counter(unused) - Counter(dice)
+                if points == 0 or row in ("small_straight", "large_straight", "chance"):
+                    assert (tiles, unused) == (set(), dice), (row, dice, sorted(out))
+                    continue
+                back = {named & (out - going_out) for named in _splits(unused)}
+                assert (back - {frozenset()} if len(back) > 1 else back) == options, (row, dice, sorted(out))

@@ -103,6 +103,129 @@ def test_bad_input_changes_nothing() -> None:
         g.score("chance")  # Chance is the 14th of Yatzy's 15 boxes (docs/rules.md)
 
 
+def test_refusals_of_a_roll_or_a_score_say_what_is_wrong_in_whole() -> None:
+    """The engine's refusals as a player reads them, each compared in full: a roll's dice
+    one too few and one too many for the dice kept, a score before the roll, tile returns in
+    a game without a board, a fourth roll, a scorekeeper's roll with no dice typed."""
+    g = Game("yatzy", ["A", "B"], seed=5)
+    with pytest.raises(IllegalActionError) as refused:
+        g.score("chance")
+    assert str(refused.value) == "roll the dice before scoring"
+    dice = g.roll()
+    kept = dice[:2]
+    for thrown in ((1, 1), (1, 1, 1, 1)):  # keeping 2 of 5 dice rolls 3
+        with pytest.raises(InvalidActionError) as refused:
+            g.apply(Roll(kept, thrown))
+        assert str(refused.value) == f"a roll keeping 2 dice rolls 3, not {len(thrown)}"
+    with pytest.raises(InvalidActionError) as refused:
+        g.score("chance", [3])
+    assert str(refused.value) == "yatzy has no tile board; leave out the tile returns"
+    g.apply(Roll(kept, (1, 1, 1)))
+    g.roll()
+    with pytest.raises(IllegalActionError) as refused:
+        g.roll()
+    assert str(refused.value) == "no rolls left this turn; score the dice in a box"
+    with pytest.raises(InvalidActionError) as refused:
+        Game("yatzy", ["A"], dice_from="players").play(Roll())
+    assert str(refused.value) == "in a scorekeeper game type the dice you threw, e.g. 1 3 3 5 6"
+
+
+def test_a_game_refuses_a_bad_setup_an_unknown_box_and_any_action_once_over_in_whole() -> None:
+    """The refusals of Game() and of a finished game, compared in full: dice from nowhere
+    known, no players, a roll-off in a scorekeeper game (rolled at the table instead), a box
+    the rules do not have (docs/rules.md: Kids' Yatzy is Ones to Sixes), an action once over."""
+    for setup, words in (
+        (dict(dice_from="table"), "dice come from the “server” or the “players”, not “table”"),
+        (dict(players=[]), "a game needs at least one player"),
+        (dict(dice_from="players", roll_off=True),
+         "a scorekeeper game has no roll-off of its own: roll at the table and name the first player"),
+    ):
+        with pytest.raises(InvalidActionError) as refused:
+            Game("kids", **{"players": ["A", "B"], **setup})  # type: ignore[arg-type]
+        assert str(refused.value) == words
+    assert Game("kids", ["A", "B"], dice_from="players", first=1).state.current == 1
+    game = Game("kids", ["A"], dice_from="players")
+    boxes = "ones, twos, threes, fours, fives, sixes"
+    game.apply(Roll((), (1, 2, 3, 4, 5)))
+    for box in ("chance", 7):
+        with pytest.raises(InvalidActionError) as refused:
+            game.apply(Score(box))  # type: ignore[arg-type]
+        assert str(refused.value) == f"“{box}” is not a box of kids; the boxes are: {boxes}"
+    for box in boxes.split(", "):
+        game.apply(Score(box))
+        if not game.is_over:
+            game.apply(Roll((), (1, 2, 3, 4, 5)))
+    for action in (Roll((), (1, 2, 3, 4, 5)), Score("ones")):
+        with pytest.raises(IllegalActionError) as refused:
+            game.apply(action)
+        assert str(refused.value) == "the game is over; no more actions"
+
+
+def test_a_game_made_with_nothing_given_is_one_players_yatzy_on_a_63_bit_seed() -> None:
+    """Game(): Scandinavian Yatzy for "Player 1"; a game given no seed draws one of 63 bits
+    (web/static/fair.js reads seeds as 63-bit whole numbers): never 2**63 or more, and in 64
+    games one at least 2**62 (all 64 below it: a chance of 2**-64)."""
+    game = Game()
+    assert (game.ruleset.name, [p.name for p in game.state.players]) == ("yatzy", ["Player 1"])
+    seeds = [Game(seed=None).seed for _ in range(64)]
+    assert all(isinstance(s, int) and 0 <= s < 2**63 for s in seeds)
+    assert max(seeds) >= 2**62
+
+
+def test_a_forced_card_offers_the_next_box_in_order_and_none_once_full() -> None:
+    """docs/rules.md, Forced Yatzy: the boxes are filled in a fixed order, so the only open box
+    is the next one; a full card has none."""
+    rs = get_ruleset("forced")
+    assert rs.order is not None
+    card: dict[str, int] = {}
+    for box in rs.order:
+        assert rs.open_categories(card) == [box]
+        card[box] = 0
+    assert rs.open_categories(card) == []
+
+
+def test_refusals_of_a_keep_say_what_is_wrong_in_whole() -> None:
+    """checks.keep's refusals through the engine, each compared in full: a keep on the turn's
+    first roll, dice not on the table (a face missing, a face once too often), every die kept,
+    nothing kept under must_keep_one; and what is not an action at all."""
+    g = Game("yatzy", ["A"], dice_from="players")
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply(Roll((6,), (1, 2, 3, 4)))
+    assert str(refused.value) == "the first roll of a turn throws all dice; keep nothing"
+    g.apply(Roll((), (1, 2, 3, 4, 4)))
+    for kept in ((6,), (1, 1)):
+        with pytest.raises(IllegalActionError) as refused:
+            g.apply(Roll(kept, (5,) * (5 - len(kept))))
+        shown = " ".join(map(str, kept))
+        assert str(refused.value) == f"cannot keep {shown}: the dice on the table are 1 2 3 4 4"
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply(Roll((1, 2, 3, 4, 4), ()))
+    assert str(refused.value) == "keeping every die would spend a roll for nothing; keep fewer dice or score"
+    g.apply(Roll((1, 2, 3, 4), (6,)))  # four of the five kept: allowed
+    with pytest.raises(InvalidActionError) as refused:
+        g.apply("k 1234")  # type: ignore[arg-type]
+    assert str(refused.value) == "not an action: k 1234"
+    strict = Game(get_ruleset("yatzy", must_keep_one=True), ["A"], dice_from="players")
+    strict.apply(Roll((), (1, 2, 3, 4, 4)))
+    with pytest.raises(IllegalActionError) as refused:
+        strict.apply(Roll((), (6, 6, 6, 6, 6)))
+    assert str(refused.value) == "house rule must_keep_one: keep at least one die to re-roll"
+    strict.apply(Roll((4,), (6, 6, 6, 6)))
+    assert strict.state.dice == (4, 6, 6, 6, 6)
+
+
+def test_a_roll_the_game_throws_keeps_the_player_it_names() -> None:
+    """play() rolls the dice of a Roll that names its player, and the player is checked and
+    logged as with any action: the one whose turn it is, not the other."""
+    g = Game("yatzy", ["A", "B"], seed=5)
+    with pytest.raises(IllegalActionError) as refused:
+        g.play(Roll(player=1))
+    assert str(refused.value) == "it is player 0 (A)'s turn, not player 1's"
+    assert g.log == []
+    g.play(Roll(player=0))
+    assert len(g.log) == 1 and g.log[0].player == 0 and g.log[0].result == g.state.dice
+
+
 def test_forced_order_message() -> None:
     g = Game("pakko", ["a"], seed=1)
     g.roll()
@@ -389,6 +512,14 @@ def test_the_joker_rule_refusal_names_the_box_and_the_boxes_allowed() -> None:
         game.apply(Score("chance"))
     joker = "box 13 Chance cannot take these dice now (joker rule); you may score: 4 Fours"
     assert str(refused.value) == joker
+    # Fours filled: any open lower box takes it (docs/rules.md numbers Yahtzee's 13 boxes), not Ones
+    game.apply(Score("fours"))
+    game.apply(Roll((), (4, 4, 4, 4, 4)))
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(Score("ones"))
+    lower = ("7 Three of a Kind, 8 Four of a Kind, 9 Full House, 10 Small Straight, 11 Large Straight, "
+             "13 Chance")
+    assert str(refused.value) == f"box 1 Ones cannot take these dice now (joker rule); you may score: {lower}"
 
 
 def test_roll_offs_throw_one_die_each_and_every_face_turns_up() -> None:
@@ -399,6 +530,45 @@ def test_roll_offs_throw_one_die_each_and_every_face_turns_up() -> None:
         highest = max(game.roll_offs[-1].values())
         assert [s for s, die in game.roll_offs[-1].items() if die == highest] == [game.first]
     assert faces == {1, 2, 3, 4, 5, 6}
+
+
+def test_two_players_roll_off_too_and_either_may_start() -> None:
+    """A roll-off needs two players or more: two roll one die each (again on a tie), one alone
+    does not roll at all."""
+    starters = set()
+    for seed in range(20):
+        game = Game("yatzy", ["A", "B"], seed=seed, roll_off=True)
+        assert game.roll_offs and all(set(throw) == {0, 1} for throw in game.roll_offs)
+        last = game.roll_offs[-1]
+        assert last[game.first] > last[1 - game.first] and game.state.current == game.first
+        starters.add(game.first)
+    assert starters == {0, 1}
+    solo = Game("yatzy", ["A"], seed=1, roll_off=True)
+    assert (solo.roll_offs, solo.first) == ([], 0)
+
+
+def test_following_a_log_takes_its_dice_unless_told_to_check_them_against_the_seed() -> None:
+    """Game.follow applies logged rolls with their dice; only with check_dice must each be
+    the dice this game's seed rolls (a room's relay checks a played game's, not a typed one's)."""
+    played = Game("yatzy", ["A"], seed=3)
+    played.roll()
+    played.score("chance")
+    other = Game("yatzy", ["A"], seed=4)
+    other.follow(played.log)
+    assert other.log == played.log and other.state == played.state
+    again = Game("yatzy", ["A"], seed=4)
+    with pytest.raises(InvalidActionError) as refused:
+        again.follow(played.log, check_dice=True)
+    rolled = played.log[0].result
+    drawn = Game("yatzy", ["A"], seed=4).roll()
+    assert rolled != drawn
+    assert str(refused.value) == (f"action 1 (a roll) shows {' '.join(map(str, rolled))}, but this game's "
+                                  f"seed rolls {' '.join(map(str, drawn))}: "
+                                  "the saved game was changed by hand or damaged")
+    assert again.log == []
+    same = Game("yatzy", ["A"], seed=3)
+    same.follow(played.log, check_dice=True)  # the seed's own dice pass the check
+    assert same.log == played.log and same.state == played.state
 
 
 def test_text_that_is_not_json_is_refused_with_the_parsers_words() -> None:
@@ -483,9 +653,9 @@ def test_the_outcome_ranks_the_players_by_total_and_a_version_1_save_reads_bot_s
         (1, "Bo", game.totals()[1], 1), (0, "Ann", game.totals()[0], 2)]
     data = finished_save()
     del data["seats"]
-    data["format"], data["players"] = 1, ["Ann", "Greedy (bot)"]
-    assert [s.to_dict() for s in saves.read(data).seats] == [Seat.stored("Ann").to_dict(),
-                                                             Seat.bot("greedy").to_dict()]
+    data["format"], data["players"] = 1, ["Ann", "Greedy (bot)", "win (bot)", "Optimal (bot)"]
+    assert [s.to_dict() for s in saves.read(data).seats] == [
+        Seat.stored("Ann").to_dict(), *(Seat.bot(level).to_dict() for level in ("greedy", "win", "optimal"))]
     data["players"] = ["Ann", 7]
     with pytest.raises(InvalidActionError, match="^the saved game's players must be names$"):
         Game.from_dict(data)

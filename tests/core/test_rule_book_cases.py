@@ -154,6 +154,18 @@ def test_the_rule_sheet_notes_follow_the_yahtzee_options_and_state_dozzys_board(
     assert board.startswith("Tiles 1-12 start in play;")
     assert board.endswith("bring tiles back until 3 are out.")
     assert " With 4+ out before a turn, you may " in board
+    # each line is a whole message of the catalogs: it reads in every language, never in English
+    from yatzy.i18n import LANGUAGES, language
+
+    sheets = [(yahtzee, get_ruleset("yahtzee", joker=joker, yahtzee_bonus=bonus))
+              for joker in starts for bonus in (True, False)] + [(dozzy, get_ruleset("dozzy"))]
+    for module, rules in sheets:
+        english = module.notes(rules)
+        for lang in LANGUAGES[1:]:
+            with language(lang):
+                translated = module.notes(rules)
+            assert len(translated) == len(english)
+            assert all(line not in english for line in translated), (lang, translated)
 
 
 def test_the_section_bonuses_at_their_thresholds() -> None:
@@ -168,7 +180,34 @@ def test_the_section_bonuses_at_their_thresholds() -> None:
     rows16 = {f"n{face}": 3 * face for face in range(1, 7)}  # 63
     rows712 = {f"n{k}": 2 * k for k in range(7, 13)}  # each sum row's best: 114
     assert dozzy.bonus_points({**rows16, **rows712}) == {"bonus": 50, "bonus_7_12": 50}
-    assert dozzy.bonus_points({**rows16, **rows712, "n7": 7}) == {"bonus": 50, "bonus_7_12": 0}  # 113
+    # 107: no card of rows 7-12 totals 108 to 113, so in play "more than 113" means every row at
+    # its best; the rule itself, at the tie, on a card made up for it
+    assert dozzy.bonus_points({**rows16, **rows712, "n7": 7}) == {"bonus": 50, "bonus_7_12": 0}
+    assert dozzy.bonus_points({**rows16, **rows712, "n7": 13}) == {"bonus": 50, "bonus_7_12": 0}  # 113
     strict = get_ruleset("dozzy", bonus_1_6_strict=True)
     assert strict.bonus_points(rows16)["bonus"] == 0
     assert strict.bonus_points({**rows16, "n1": 4})["bonus"] == 50
+
+
+def test_every_boxs_rule_and_name_read_in_every_language() -> None:
+    """A rule sheet shows each box's rule and name through the catalogs (``_(c.rule)``,
+    names.category_name): each must be a message every language's compiled catalog has, or
+    the sheet falls back to English, or to no words at all."""
+    import gettext
+
+    from yatzy.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+    from yatzy.registry import RULESETS
+
+    class Missing(gettext.NullTranslations):
+        def gettext(self, message: str) -> str:
+            raise LookupError(message)
+
+    for lang in LANGUAGES[1:]:
+        with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as mo:
+            catalog = gettext.GNUTranslations(mo)
+        catalog.add_fallback(Missing())
+        for name in RULESETS:
+            for box in get_ruleset(name).categories:
+                for text in (box.rule, box.name):
+                    assert isinstance(text, str) and text, (name, box.id)
+                    assert catalog.gettext(text), (lang, name, box.id, text)

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from yatzy.dice import all_rolls
+from yatzy.dice import all_rolls, counts
 from yatzy.registry import RULESETS, get_ruleset
 
 
@@ -162,3 +162,59 @@ def test_maxima_are_reached(name: str, opts: dict[str, object]) -> None:
         for c, v in rs.score_all(d).items():
             best[c] = max(best[c], v)
     assert best == {c.id: c.max for c in rs.categories}, name
+
+
+def _runs_of_four(d: tuple[int, ...]) -> bool:
+    return any(set(range(a, a + 4)) <= set(d) for a in (1, 2, 3))
+
+
+def _pairs_adding_to(d: tuple[int, ...], k: int) -> int:
+    """Disjoint pairs of dice adding to ``k`` (7..12), paired off face by face."""
+    left, pairs = list(d), 0
+    for a in range(1, 7):
+        while a in left and k - a in left and (a != k - a or left.count(a) >= 2):
+            left.remove(a)
+            left.remove(k - a)
+            pairs += 1
+    return pairs
+
+
+def _sets_rule(d: tuple[int, ...], per_face: int, faces: int) -> int:
+    """``faces`` different faces with ``per_face`` dice each, the highest ones: their dice's sum."""
+    shown = sorted((f for f, k in Counter(d).items() if k >= per_face), reverse=True)
+    return per_face * sum(shown[:faces]) if len(shown) >= faces else 0
+
+
+def kind_by_behaviour(score: dict[tuple[int, ...], int]) -> str:
+    """What a box is made of, read from its points over every roll alone (the kinds of
+    rules.Kind): any dice (chance), every die equal (yatzy), one face counted (number), pairs
+    adding to a sum (pair_sum), faces in a row (straight), else sets of equal dice or a shape
+    (sets or combo: Maxi's Villa, two triples, is a combo and its Three Pairs a set, so only
+    a sets box's own ``sets`` tells them apart)."""
+    rolls = list(score)
+    if all(score[d] == sum(d) for d in rolls):
+        return "chance"
+    if all((score[d] > 0) == (len(set(d)) == 1) for d in rolls):
+        return "yatzy"
+    if any(all(score[d] == f * d.count(f) for d in rolls) for f in range(1, 7)):
+        return "number"
+    if any(all(score[d] == k * _pairs_adding_to(d, k) for d in rolls) for k in range(7, 13)):
+        return "pair_sum"
+    if all(_runs_of_four(d) for d in rolls if score[d]):
+        return "straight"
+    return "sets or combo"
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_each_boxs_kind_says_what_its_rule_scores(name: str) -> None:
+    """rules.Kind: rules read a box's kind, never its id (DOZZY's board, the bots, the sheets),
+    so the kind must be what the box's points say it is, for every roll; and a box's own
+    scoring function is the ruleset's score with every tile in play."""
+    rs = get_ruleset(name)
+    for cat in rs.categories:
+        score = {d: rs.score(cat.id, d) for d in all_rolls(rs.dice)}
+        kind = kind_by_behaviour(score)
+        assert cat.kind in kind.split(" or "), (name, cat.id, kind)
+        if cat.kind == "sets":
+            assert all(points == _sets_rule(d, *cat.sets) for d, points in score.items()), (name, cat.id)
+        assert all(cat.score(counts(d)) == points for d, points in score.items()), (name, cat.id)
