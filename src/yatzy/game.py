@@ -294,7 +294,8 @@ class Game:
         result = normalize(action.result)
         if len(result) + len(keep) != self.ruleset.dice:
             raise InvalidActionError(
-                _("a roll keeping {kept} dice rolls {n}, not {got}").format(
+                ngettext("a roll keeping {kept} die rolls {n}, not {got}",
+                         "a roll keeping {kept} dice rolls {n}, not {got}", len(keep)).format(
                     kept=len(keep), n=self.ruleset.dice - len(keep), got=len(result))
             )
         self.state.dice = tuple(sorted(keep + result))

@@ -11,6 +11,7 @@ from yatzy import saves
 from yatzy.bots import GreedyBot, RandomBot, run
 from yatzy.errors import IllegalActionError, InvalidActionError, UnknownRulesetError
 from yatzy.game import Game, Restore, Roll, Score, Seat
+from yatzy.i18n import language
 from yatzy.registry import OPTIONS, RULESETS, get_ruleset
 
 
@@ -117,6 +118,10 @@ def test_refusals_of_a_roll_or_a_score_say_what_is_wrong_in_whole() -> None:
         with pytest.raises(InvalidActionError) as refused:
             g.apply(Roll(kept, thrown))
         assert str(refused.value) == f"a roll keeping 2 dice rolls 3, not {len(thrown)}"
+    for keep, word in ((dice[:1], "die"), ((), "dice")):  # one die kept, and none
+        with pytest.raises(InvalidActionError) as refused:
+            g.apply(Roll(keep, (1,) * 6))
+        assert str(refused.value) == f"a roll keeping {len(keep)} {word} rolls {5 - len(keep)}, not 6"
     with pytest.raises(InvalidActionError) as refused:
         g.score("chance", [3])
     assert str(refused.value) == "yatzy has no tile board; leave out the tile returns"
@@ -659,3 +664,18 @@ def test_the_outcome_ranks_the_players_by_total_and_a_version_1_save_reads_bot_s
     data["players"] = ["Ann", 7]
     with pytest.raises(InvalidActionError, match="^the saved game's players must be names$"):
         Game.from_dict(data)
+
+
+@pytest.mark.parametrize(("lang", "kept", "said"), [
+    ("fi", 1, "kun 1 noppa pidetään, heitetään 4, ei 6"),
+    ("fi", 2, "kun 2 noppaa pidetään, heitetään 3, ei 6"),
+    ("ru", 1, "при 1 оставленном кубике бросают 4, а не 6"),
+    ("ru", 2, "при 2 оставленных кубиках бросают 3, а не 6"),
+])
+def test_a_rolls_wrong_count_of_dice_agrees_with_the_dice_kept(lang: str, kept: int, said: str) -> None:
+    """The refusal's dice agree with their number in each language (one die, two dice)."""
+    g = Game("yatzy", ["A"], seed=5)
+    dice = g.roll()
+    with language(lang), pytest.raises(InvalidActionError) as refused:
+        g.apply(Roll(dice[:kept], (1,) * 6))
+    assert str(refused.value) == said
