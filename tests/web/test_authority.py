@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -810,4 +811,65 @@ def test_a_finished_games_save_another_process_moved_past_is_left_to_it_tried_on
                 await play_kids_out(rooms, room)
                 await rooms.saved()
             assert (tried, room.saved, caplog.messages) == ([12], 0, [])
+    run(test)
+
+
+def test_in_one_batch_of_bigger_writes_a_new_room_is_written_before_the_saves_waiting_with_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """New rooms and finished games' saves share a writer; a batch is written in the order of
+    its keys, new rooms first, then the saves by room (on PostgreSQL, rows locked in one order)."""
+    async def test() -> None:
+        async with held(tmp_path, Game("kids", ["Ann"], dice_from="players")) as (rooms, room):
+            written: list[str] = []
+            store, save_game = rooms.store.store, rooms.store.save_game
+
+            def storing(*args: Any) -> Any:
+                written.append("a new room")
+                return store(*args)
+
+            failing = [True]  # the first save fails: tried again later
+
+            def saving(target: Any, held: Any) -> None:
+                written.append("a save")
+                if failing:
+                    raise StorageError("the disk is full")
+                save_game(target, held)
+
+            monkeypatch.setattr(rooms.store, "store", storing)
+            monkeypatch.setattr(rooms.store, "save_game", saving)
+            await play_kids_out(rooms, room)
+            await rooms.saved()
+            assert room.saved == 0
+            written.clear()
+            failing.clear()
+            gate, busy = threading.Event(), threading.Event()
+
+            def earlier(session: Any) -> None:  # the writer busy with an earlier write meanwhile
+                busy.set()
+                gate.wait(30)
+
+            before = asyncio.ensure_future(rooms.stores.run(0, earlier))
+            await asyncio.to_thread(busy.wait, 30)
+
+            async def queued(n: int) -> None:
+                for _ in range(50):
+                    if rooms.stores._queue.qsize() == n:
+                        return
+                    await asyncio.sleep(0)
+                raise AssertionError(f"{n} writes were not handed in")
+
+            rooms.save_later(room)  # the save tried again, first in the queue
+            await queued(1)
+            making = asyncio.ensure_future(rooms.create(two_people(), RoomSettings(bot_pace=0)))
+            await queued(2)
+            gate.set()
+            try:
+                new, _table = await asyncio.wait_for(making, 5)
+                await asyncio.wait_for(rooms.saved(), 5)
+                await before
+            finally:  # a batch the writer could not order is never written: nothing to wait for
+                if room.saving is not None:
+                    room.saving.cancel()
+            assert (written, room.saved) == (["a new room", "a save"], 12)
+            assert (room.id, new.id) == (1, 2)  # the new room's key comes first even below room 1's
     run(test)
