@@ -170,6 +170,29 @@ def test_a_bot_that_cannot_move_is_logged_and_its_turn_waits(
     run(test)
 
 
+def test_a_bots_move_is_told_on_the_room_channel_with_its_seat_and_no_client_action_id(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def test() -> None:
+        game = Game("yatzy", [Seat("Ann"), Seat.bot("greedy", "Cy")], seed=5)
+        async with held(tmp_path, game) as (rooms, room):
+            monkeypatch.setattr(rooms.bots, "ensure", lambda room: None)  # the test moves the bot itself
+            heard: list[dict[str, Any]] = []
+
+            async def hear(message: dict[str, Any]) -> None:
+                heard.append(message)
+
+            await rooms.pubsub.subscribe(f"room:{room.code}", hear)
+            await act(rooms, room, ANN, "r")
+            await act(rooms, room, ANN, "s chance")
+            assert room.bot_turn() and await rooms.play_bot(room)
+            assert room.version == 3 and heard[2] == {
+                "kind": "game", "room": room.code, "before": 2, "version": 3,
+                "actions": [action_to_dict(room.game.log[2])], "action_id": None, "seat": 1,
+                "events": room.events_after(2)}
+            assert heard[2]["events"]
+    run(test)
+
+
 def test_a_retried_action_is_acknowledged_again_for_its_seat_only(tmp_path: Path) -> None:
     async def test() -> None:
         async with held(tmp_path, two_people()) as (rooms, room):
@@ -342,14 +365,16 @@ def test_a_malformed_code_is_no_room_and_no_expired_one_and_an_expired_room_says
 def test_waiting_for_the_saves_waits_for_the_game_asked_or_every_game_and_for_nothing_else(
         tmp_path: Path) -> None:
     async def test() -> None:
-        async with held(tmp_path, two_people()) as (rooms, room):
+        async with held(tmp_path, two_people()) as (rooms, first):
+            room, _table = await rooms.create(two_people(), RoomSettings(bot_pace=0))  # held after the first
             written = asyncio.Event()
 
             async def save() -> None:  # a whole save on its way until ``written``
                 await written.wait()
 
             room.saving = asyncio.ensure_future(save())
-            for game_id, waits in ((room.game_id + 1, False), (room.game_id, True), (None, True)):
+            for game_id, waits in ((first.game_id, False), (room.game_id + 1, False), (room.game_id, True),
+                                   (None, True)):
                 waiting = asyncio.ensure_future(rooms.saved(game_id))
                 await asyncio.sleep(0)  # one step: a wait for nothing is over
                 assert waiting.done() != waits, game_id
@@ -470,6 +495,21 @@ def test_a_finished_games_save_is_written_once_and_one_that_fails_is_logged_and_
             rooms.save_later(room)
             await rooms.saved()
             assert len(written) == tries + 1  # saved already: not written again
+    run(test)
+
+
+def test_a_closing_process_finishes_the_saves_before_it_leaves_the_rooms_channels(tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            written = asyncio.Event()
+            room.saving = asyncio.ensure_future(written.wait())  # a whole save on its way
+            closing = asyncio.ensure_future(rooms.close())
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert not closing.done() and list(rooms._subscriptions) == [room.code]  # still listening
+            written.set()
+            await asyncio.wait_for(closing, 5)
+            assert room.saving.done() and rooms._subscriptions == {}
     run(test)
 
 
