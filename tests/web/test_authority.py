@@ -24,6 +24,7 @@ from yatzy.scorekeeping import rounds
 from yatzy.seats import Seat
 from yatzy.session import Session
 from yatzy.storage import Database, StorageError
+from yatzy.storage.database import GroupCommit
 from yatzy.storage.errors import RoomConflictError
 from yatzy.storage.rooms import CODE_ALPHABET, RoomRecord
 from yatzy.web.fairness import commitment
@@ -194,6 +195,17 @@ def test_a_bots_move_is_told_on_the_room_channel_with_its_seat_and_no_client_act
                 "actions": [action_to_dict(room.game.log[2])], "action_id": None, "seat": 1,
                 "events": room.events_after(2)}
             assert heard[2]["events"]
+    run(test)
+
+
+def test_a_seat_a_stand_in_plays_is_not_its_players_to_play_until_they_are_back(tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            room.stand_ins[0] = "greedy"  # Ann was away; a bot plays her seat
+            turn = await refused(act(rooms, room, ANN, "r"), room)
+            assert (turn.code, turn.message) == ("not_your_turn", "it is Ann's turn, not yours")
+            await rooms.connected(room, ANN)  # she is back: the stand-in stops
+            assert room.stand_ins == {} and (await act(rooms, room, ANN, "r")).version == 1
     run(test)
 
 
@@ -858,6 +870,61 @@ def test_a_finished_games_save_another_process_moved_past_is_left_to_it_tried_on
     run(test)
 
 
+async def busy_until(writer: GroupCommit, gate: threading.Event) -> asyncio.Future[None]:
+    """Keep ``writer`` busy with a write (its transaction open) until ``gate`` is set, so that
+    the writes handed in meanwhile are committed in one batch; the busy write."""
+    busy = threading.Event()
+
+    def earlier(session: Any) -> None:
+        busy.set()
+        gate.wait(30)
+
+    before = asyncio.ensure_future(writer.run(0, earlier))
+    await asyncio.to_thread(busy.wait, 30)
+    return before
+
+
+async def handed_in(writer: GroupCommit, n: int) -> None:
+    """Wait (a few turns of the loop) until ``n`` writes wait for ``writer``."""
+    for _ in range(50):
+        if writer._queue.qsize() == n:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"{n} writes were not handed in")
+
+
+def test_actions_of_two_rooms_waiting_together_are_committed_in_the_order_of_the_rooms(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, first):
+            second, _table = await rooms.create(two_people(), RoomSettings(bot_pace=0))
+            second.taken.update({0, 1})
+            committed: list[str] = []
+            commit = rooms.store.commit_action
+
+            def committing(target: Any, room: Room, *args: Any) -> None:
+                committed.append(room.code)
+                commit(target, room, *args)
+
+            monkeypatch.setattr(rooms.store, "commit_action", committing)
+            gate = threading.Event()
+            before = await busy_until(rooms.commits, gate)
+            moves = [asyncio.ensure_future(act(rooms, second, ANN, "r"))]  # the second room's first
+            await handed_in(rooms.commits, 1)
+            moves.append(asyncio.ensure_future(act(rooms, first, ANN, "r")))
+            await handed_in(rooms.commits, 2)
+            gate.set()
+            try:
+                acks = await asyncio.wait_for(asyncio.gather(*moves), 5)
+                await before
+            finally:  # a batch the writer could not order is never committed: nothing to wait for
+                for move in moves:
+                    move.cancel()
+            assert [a.version for a in acks] == [1, 1] and (first.version, second.version) == (1, 1)
+            assert committed == [first.code, second.code] and first.id < second.id
+    run(test)
+
+
 def test_in_one_batch_of_bigger_writes_a_new_room_is_written_before_the_saves_waiting_with_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """New rooms and finished games' saves share a writer; a batch is written in the order of
@@ -886,26 +953,12 @@ def test_in_one_batch_of_bigger_writes_a_new_room_is_written_before_the_saves_wa
             assert room.saved == 0
             written.clear()
             failing.clear()
-            gate, busy = threading.Event(), threading.Event()
-
-            def earlier(session: Any) -> None:  # the writer busy with an earlier write meanwhile
-                busy.set()
-                gate.wait(30)
-
-            before = asyncio.ensure_future(rooms.stores.run(0, earlier))
-            await asyncio.to_thread(busy.wait, 30)
-
-            async def queued(n: int) -> None:
-                for _ in range(50):
-                    if rooms.stores._queue.qsize() == n:
-                        return
-                    await asyncio.sleep(0)
-                raise AssertionError(f"{n} writes were not handed in")
-
+            gate = threading.Event()
+            before = await busy_until(rooms.stores, gate)
             rooms.save_later(room)  # the save tried again, first in the queue
-            await queued(1)
+            await handed_in(rooms.stores, 1)
             making = asyncio.ensure_future(rooms.create(two_people(), RoomSettings(bot_pace=0)))
-            await queued(2)
+            await handed_in(rooms.stores, 2)
             gate.set()
             try:
                 new, _table = await asyncio.wait_for(making, 5)
