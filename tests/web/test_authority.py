@@ -618,6 +618,29 @@ def test_an_action_another_process_moved_before_or_the_database_refused_is_refus
     run(test)
 
 
+def test_an_action_taken_while_the_room_catches_up_keeps_the_events_from_its_own_version_on(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            other = Rooms(rooms.db)  # a second process, which has not heard of the first's roll
+            try:
+                twin = await other.get(room.code)
+                assert twin is not None
+                twin.taken.update(room.taken)
+                await act(rooms, room, ANN, "r")
+                with pytest.raises(Refusal, match="another server process moved this game first"):
+                    await act(other, twin, ANN, "r", version=0)  # a conflict: the room read again
+                assert (twin.version, twin.catching_up) == (1, True)  # the roll's events still on their way
+                twin.taken.update(room.taken)  # loaded again: from the database
+                await act(other, twin, ANN, "r")
+                assert twin.events_after(0) is None  # the first roll's events are not here: a full state
+                assert twin.events_after(1) == [e for e in twin.buffer if e["version"] == 2] != []
+                assert (twin.buffer_from, twin.buffered, twin.catching_up) == (1, 2, False)
+            finally:
+                await other.close()
+    run(test)
+
+
 def test_dice_typed_at_a_scorekeeper_table_keep_what_they_can_and_a_roll_written_out_is_taken_as_written(
         tmp_path: Path) -> None:
     async def test() -> None:
