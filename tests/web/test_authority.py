@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -15,28 +16,35 @@ from typing import Any
 
 import pytest
 
-from helpers.games import DOZZY_ROUNDS
-from yatzy.errors import IllegalActionError
+from helpers.games import DOZZY_ROUNDS, play_out
+from yatzy.errors import IllegalActionError, InvalidActionError
 from yatzy.game import Game
 from yatzy.saves import action_to_dict
 from yatzy.scorekeeping import rounds
 from yatzy.seats import Seat
+from yatzy.session import Session
 from yatzy.storage import Database, StorageError
+from yatzy.storage.database import GroupCommit
+from yatzy.storage.errors import RoomConflictError
 from yatzy.storage.rooms import CODE_ALPHABET, RoomRecord
+from yatzy.web.fairness import commitment
 from yatzy.web.protocol import Ack, Act, Amend, Undo
+from yatzy.web.pubsub import InProcessPubSub, PubSub
 from yatzy.web.room import Grant, Refusal, Room, RoomSettings
-from yatzy.web.rooms import Rooms
+from yatzy.web.rooms import KEEP_FINISHED, Rooms
 
 ANN, BO, TABLE, SPECTATOR = Grant("seat", 0), Grant("seat", 1), Grant("table"), Grant("spectator")
 _ids = iter(range(1, 10**6))
 
 
 @asynccontextmanager
-async def held(tmp_path: Path, game: Game, **settings: Any) -> AsyncIterator[tuple[Rooms, Room]]:
-    """A room of ``game`` held by a fresh :class:`Rooms` on a SQLite file, Ann's and Bo's seats
-    taken (unless the room is a hot-seat one)."""
+async def held(tmp_path: Path, game: Game, *, pubsub: PubSub | None = None,
+               keep_finished: float = KEEP_FINISHED, **settings: Any) -> AsyncIterator[tuple[Rooms, Room]]:
+    """A room of ``game`` held by a fresh :class:`Rooms` (on ``pubsub``, letting finished rooms
+    go after ``keep_finished`` seconds) on a SQLite file, Ann's and Bo's seats taken (unless the
+    room is a hot-seat one)."""
     with Database(f"sqlite:///{tmp_path / 'rooms.sqlite3'}") as db:
-        rooms = Rooms(db)
+        rooms = Rooms(db, pubsub, keep_finished=keep_finished)
         room, _table = await rooms.create(game, RoomSettings(bot_pace=0, **settings))
         if not room.settings.hot_seat:
             room.taken.update({0, 1})
@@ -76,6 +84,11 @@ def two_people() -> Game:
 
 # ---- stale versions: every kind of message that carries one ------------------------------------
 
+def stale(now: int, seen: int) -> str:
+    """What a client that saw version ``seen`` of a room at ``now`` is told (a full state follows)."""
+    return f"the game has moved on (version {now}, not {seen}): here it is as it stands"
+
+
 def test_an_action_one_version_behind_or_ahead_is_stale_and_the_room_its_own_is_taken(tmp_path: Path) -> None:
     async def test() -> None:
         async with held(tmp_path, two_people()) as (rooms, room):
@@ -83,8 +96,7 @@ def test_an_action_one_version_behind_or_ahead_is_stale_and_the_room_its_own_is_
             now = room.version
             for seen in (now - 1, now + 1):
                 refusal = await refused(act(rooms, room, ANN, "r", version=seen), room)
-                assert (refusal.code, refusal.resync) == ("stale", True)
-                assert f"version {now}, not {seen}" in refusal.message
+                assert (refusal.code, refusal.message, refusal.resync) == ("stale", stale(now, seen), True)
             ack = await act(rooms, room, ANN, "r", version=now)
             assert (ack.version, ack.duplicate) == (now + 1, False)
     run(test)
@@ -101,8 +113,8 @@ def test_an_undo_and_a_correction_one_version_behind_or_ahead_are_stale(tmp_path
                 lambda v: Amend(id=f"m{next(_ids)}", version=v, turn=0, dice=[1, 1, 1, 1, 2], box="ones")]
             for make in edits:
                 for seen in (now - 1, now + 1):
-                    refusal = await refused(rooms.edit(room, ANN, make(seen), "en", print), room)
-                    assert (refusal.code, refusal.resync) == ("stale", True)
+                    late = await refused(rooms.edit(room, ANN, make(seen), "en", print), room)
+                    assert (late.code, late.message, late.resync) == ("stale", stale(now, seen), True)
             acks: list[Ack] = []
             await rooms.edit(room, ANN, edits[1](now), "en", acks.append)
             assert [a.version for a in acks] == [now + 1]
@@ -160,6 +172,40 @@ def test_a_bot_that_cannot_move_is_logged_and_its_turn_waits(
                 assert room.bot_turn() and not await rooms.play_bot(room)
             assert room.version == 2 and room.game.state.current == 1
             assert set(caplog.messages) == {f"room {room.code}: the bot of seat 1 could not move"}
+    run(test)
+
+
+def test_a_bots_move_is_told_on_the_room_channel_with_its_seat_and_no_client_action_id(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def test() -> None:
+        game = Game("yatzy", [Seat("Ann"), Seat.bot("greedy", "Cy")], seed=5)
+        async with held(tmp_path, game) as (rooms, room):
+            monkeypatch.setattr(rooms.bots, "ensure", lambda room: None)  # the test moves the bot itself
+            heard: list[dict[str, Any]] = []
+
+            async def hear(message: dict[str, Any]) -> None:
+                heard.append(message)
+
+            await rooms.pubsub.subscribe(f"room:{room.code}", hear)
+            await act(rooms, room, ANN, "r")
+            await act(rooms, room, ANN, "s chance")
+            assert room.bot_turn() and await rooms.play_bot(room)
+            assert room.version == 3 and heard[2] == {
+                "kind": "game", "room": room.code, "before": 2, "version": 3,
+                "actions": [action_to_dict(room.game.log[2])], "action_id": None, "seat": 1,
+                "events": room.events_after(2)}
+            assert heard[2]["events"]
+    run(test)
+
+
+def test_a_seat_a_stand_in_plays_is_not_its_players_to_play_until_they_are_back(tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            room.stand_ins[0] = "greedy"  # Ann was away; a bot plays her seat
+            turn = await refused(act(rooms, room, ANN, "r"), room)
+            assert (turn.code, turn.message) == ("not_your_turn", "it is Ann's turn, not yours")
+            await rooms.connected(room, ANN)  # she is back: the stand-in stops
+            assert room.stand_ins == {} and (await act(rooms, room, ANN, "r")).version == 1
     run(test)
 
 
@@ -335,14 +381,16 @@ def test_a_malformed_code_is_no_room_and_no_expired_one_and_an_expired_room_says
 def test_waiting_for_the_saves_waits_for_the_game_asked_or_every_game_and_for_nothing_else(
         tmp_path: Path) -> None:
     async def test() -> None:
-        async with held(tmp_path, two_people()) as (rooms, room):
+        async with held(tmp_path, two_people()) as (rooms, first):
+            room, _table = await rooms.create(two_people(), RoomSettings(bot_pace=0))  # held after the first
             written = asyncio.Event()
 
             async def save() -> None:  # a whole save on its way until ``written``
                 await written.wait()
 
             room.saving = asyncio.ensure_future(save())
-            for game_id, waits in ((room.game_id + 1, False), (room.game_id, True), (None, True)):
+            for game_id, waits in ((first.game_id, False), (room.game_id + 1, False), (room.game_id, True),
+                                   (None, True)):
                 waiting = asyncio.ensure_future(rooms.saved(game_id))
                 await asyncio.sleep(0)  # one step: a wait for nothing is over
                 assert waiting.done() != waits, game_id
@@ -466,6 +514,21 @@ def test_a_finished_games_save_is_written_once_and_one_that_fails_is_logged_and_
     run(test)
 
 
+def test_a_closing_process_finishes_the_saves_before_it_leaves_the_rooms_channels(tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            written = asyncio.Event()
+            room.saving = asyncio.ensure_future(written.wait())  # a whole save on its way
+            closing = asyncio.ensure_future(rooms.close())
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert not closing.done() and list(rooms._subscriptions) == [room.code]  # still listening
+            written.set()
+            await asyncio.wait_for(closing, 5)
+            assert room.saving.done() and rooms._subscriptions == {}
+    run(test)
+
+
 def test_a_closed_process_holds_no_room(tmp_path: Path) -> None:
     async def test() -> None:
         async with held(tmp_path, two_people()) as (rooms, room):
@@ -524,10 +587,19 @@ def test_an_action_another_process_moved_before_or_the_database_refused_is_refus
                 assert twin is not None
                 twin.taken.update(room.taken)
                 await act(rooms, room, ANN, "r")
+                tries: list[int] = []
+                commit = other.store.commit_action
+
+                def trying(*args: Any) -> None:
+                    tries.append(args[2])  # the version seen
+                    commit(*args)
+
+                monkeypatch.setattr(other.store, "commit_action", trying)
                 with pytest.raises(Refusal) as lost:  # the twin has not heard of it
                     await act(other, twin, ANN, "r", version=0)
                 assert (lost.value.code, lost.value.message, lost.value.resync) == (
                     "conflict", "another server process moved this game first", True)
+                assert tries == [0]  # refused before it wrote anything: not tried again
                 assert twin.version == 1 and twin.game.log == room.game.log  # read again
             finally:
                 await other.close()
@@ -543,6 +615,29 @@ def test_an_action_another_process_moved_before_or_the_database_refused_is_refus
                 "storage", "the game could not be saved, so the move was not made: the disk is full", True)
             assert caplog.messages == [f"room {room.code}: commit failed: the disk is full"]
             assert room.version == 1 and len(room.game.log) == 1  # as stored: the roll not made
+    run(test)
+
+
+def test_an_action_taken_while_the_room_catches_up_keeps_the_events_from_its_own_version_on(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            other = Rooms(rooms.db)  # a second process, which has not heard of the first's roll
+            try:
+                twin = await other.get(room.code)
+                assert twin is not None
+                twin.taken.update(room.taken)
+                await act(rooms, room, ANN, "r")
+                with pytest.raises(Refusal, match="another server process moved this game first"):
+                    await act(other, twin, ANN, "r", version=0)  # a conflict: the room read again
+                assert (twin.version, twin.catching_up) == (1, True)  # the roll's events still on their way
+                twin.taken.update(room.taken)  # loaded again: from the database
+                await act(other, twin, ANN, "r")
+                assert twin.events_after(0) is None  # the first roll's events are not here: a full state
+                assert twin.events_after(1) == [e for e in twin.buffer if e["version"] == 2] != []
+                assert (twin.buffer_from, twin.buffered, twin.catching_up) == (1, 2, False)
+            finally:
+                await other.close()
     run(test)
 
 
@@ -589,4 +684,312 @@ def test_the_room_channel_hears_each_change_with_its_versions_events_and_an_acti
             assert heard[2] == {"kind": "game", "room": room.code, "before": 2, "version": 3,
                                 "events": room.events_after(2)}
             assert heard[2]["events"] and room.saved == room.logged == len(room.game.log)
+    run(test)
+
+
+# ---- making rooms and finding them --------------------------------------------------------------
+
+def test_a_new_room_is_held_as_stored_sealed_in_its_language_with_a_table_token_for_a_hot_seat_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def test() -> None:
+        with Database(f"sqlite:///{tmp_path / 'rooms.sqlite3'}") as db:
+            rooms = Rooms(db)
+            try:
+                game = play_out(two_people(), actions=3)  # a game with moves made already
+                settings = RoomSettings(hot_seat=True, lang="fi", bot_pace=0)
+                room, table = await rooms.create(game, settings)
+                stored = await asyncio.to_thread(rooms.store.load, room.code)
+                assert stored is not None
+                assert (room.id, room.code, room.game_id, room.settings, room.salt, room.commitment,
+                        room.stand_ins, room.taken, room.saved, room.logged, room.version) == (
+                    stored.id, stored.code, stored.game_id, RoomSettings.from_dict(stored.settings),
+                    stored.salt, stored.commitment, stored.stand_ins, stored.taken, stored.saved,
+                    len(stored.game.log), stored.version)
+                assert (room.game, room.settings, room.saved, room.version) == (game, settings, 3, 3)
+                assert room.salt and room.commitment == commitment(7, room.salt)  # the seed, sealed
+                assert room.session.lang == "fi"
+                assert room.letting_go is None  # being played: no timer to let it go
+                assert table is not None and await rooms.seating.authorize(room, table) == Grant("table")
+                assert len(table) == len(await rooms.seating.spectate(room))  # as long as any other token
+
+                keeper, no_table = await rooms.create(Game("yatzy", ["Ann"], dice_from="players"),
+                                                      RoomSettings(bot_pace=0))
+                stored = await asyncio.to_thread(rooms.store.load, keeper.code)
+                assert stored is not None and no_table is None
+                assert (keeper.commitment, stored.commitment, keeper.salt) == ("", "", stored.salt)  # no seed
+
+                written: list[str] = []
+                store = rooms.store.store
+
+                def storing(*args: Any) -> Any:
+                    written.append(args[1].seats[0].name)
+                    return store(*args)
+
+                monkeypatch.setattr(rooms.store, "store", storing)
+                for wrong, lang in ((Game("yatzy", [Seat("Ann"), Seat("Cy", "bot", "nonsense")]), "en"),
+                                    (two_people(), "xx")):
+                    with pytest.raises(InvalidActionError) as said:
+                        Session(wrong, lang=lang)
+                    with pytest.raises(InvalidActionError) as refused_room:
+                        await rooms.create(wrong, RoomSettings(lang=lang))
+                    assert str(refused_room.value) == str(said.value)
+                assert written == []  # refused before anything was stored
+                _room, none = await rooms.create(two_people(), RoomSettings(bot_pace=0))
+                assert none is None and written == ["Ann"]
+            finally:
+                await rooms.close()
+    run(test)
+
+
+def test_a_held_room_is_found_however_its_code_is_typed_without_a_query_and_another_is_loaded_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            other = Rooms(rooms.db)  # a second process, which holds no room yet
+            try:
+                asked: list[tuple[Rooms, str]] = []
+
+                def asking(process: Rooms) -> Callable[[str], RoomRecord | None]:
+                    load = process.store.load
+
+                    def ask(code: str) -> RoomRecord | None:
+                        asked.append((process, code))
+                        return load(code)
+                    return ask
+
+                for process in (rooms, other):
+                    monkeypatch.setattr(process.store, "load", asking(process))
+                for typed in (room.code, room.code.lower(), f" {room.code}\n"):
+                    assert await rooms.get(typed) is room, typed
+                assert asked == []
+                first, second = await asyncio.gather(other.get(room.code.lower()), other.get(room.code))
+                assert first is second is other.rooms[room.code] and first is not room
+                assert asked == [(other, room.code)]  # one load for both
+                assert first is not None
+                await other.forget(first)
+                again = await other.get(room.code)
+                assert again is not None and again is not first and asked == [(other, room.code)] * 2
+            finally:
+                await other.close()
+    run(test)
+
+
+# ---- presence -----------------------------------------------------------------------------------
+
+class Heard(InProcessPubSub):
+    """A pub/sub like one that reaches other processes (so presence is told), keeping what was published."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.published: list[tuple[str, dict[str, Any]]] = []
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        self.published.append((channel, message))
+        await super().publish(channel, message)
+
+
+def test_a_connection_counts_for_its_seat_or_as_a_spectator_ends_its_seats_stand_in_and_is_told(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        pubsub = Heard()
+        async with held(tmp_path, two_people(), pubsub=pubsub) as (rooms, room):
+            woke: list[str] = []
+            room.listeners.add(woke.append)
+
+            def told(connected: dict[str, int], spectators: int, refresh: bool = False) -> tuple[str, Any]:
+                return (f"room:{room.code}", {"kind": "presence", "origin": pubsub.origin, "refresh": refresh,
+                                              "connected": connected, "spectators": spectators})
+
+            await asyncio.to_thread(rooms.store.save_stand_ins, room.id, {1: "optimal"})
+            room.stand_ins[1] = "optimal"  # a bot plays Bo's seat while he is away
+            pubsub.published.clear()
+            await rooms.connected(room, ANN)
+            await rooms.connected(room, SPECTATOR)
+            assert (room.crowd.connected, room.crowd.spectators) == ({0: 1}, 1)
+            assert room.stand_ins == {1: "optimal"}
+            await rooms.connected(room, BO)  # back: his stand-in stops, here and as stored
+            stored = await asyncio.to_thread(rooms.store.load, room.code)
+            assert stored is not None and room.stand_ins == stored.stand_ins == {}
+            await rooms.disconnected(room, SPECTATOR)
+            await rooms.disconnected(room, ANN)
+            assert (room.crowd.connected, room.crowd.spectators) == ({0: 0, 1: 1}, 0)
+            assert room.crowd.connections(0) == 0 and room.crowd.away_for(0, room.crowd.clock()) >= 0
+            assert woke == ["presence"] * 5
+            assert pubsub.published == [told({"0": 1}, 0), told({"0": 1}, 1), told({"0": 1, "1": 1}, 1, True),
+                                        told({"0": 1, "1": 1}, 0), told({"1": 1}, 0)]
+    run(test)
+
+
+def test_a_finished_room_is_let_go_its_time_after_the_last_connection_here_closed(tmp_path: Path) -> None:
+    async def test() -> None:
+        kids = Game("kids", ["Ann"], dice_from="players")
+        async with held(tmp_path, kids, keep_finished=300) as (rooms, room):
+            assert room.letting_go is None  # being played
+            await play_kids_out(rooms, room)
+            first, now = room.letting_go, asyncio.get_running_loop().time()
+            assert first is not None and first.when() == pytest.approx(now + 300, abs=1)
+
+            def ann(what: str) -> None:  # two connections' wake-up calls
+                pass
+
+            def watcher(what: str) -> None:
+                pass
+
+            room.listeners.update({ann, watcher})
+            await rooms.connected(room, ANN)
+            await rooms.connected(room, SPECTATOR)
+            room.listeners.discard(ann)
+            await rooms.disconnected(room, ANN)  # someone still watches: kept
+            assert first.cancelled() and room.letting_go is None
+            room.listeners.clear()
+            rooms.keep_finished = 0.0
+            await rooms.disconnected(room, SPECTATOR)  # the last one here: let go after keep_finished
+            assert room.letting_go is not None and rooms.holds(room)
+            for _ in range(20):
+                if not rooms.holds(room):
+                    break
+                await asyncio.sleep(0)
+            assert not rooms.holds(room) and room.code not in rooms._subscriptions and room.letting_go is None
+    run(test)
+
+
+def test_once_the_pubsub_is_back_a_room_another_process_moved_meanwhile_is_read_again_and_its_clients_woken(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, room):
+            other = Rooms(rooms.db)  # another process, whose messages never come here (the pub/sub is down)
+            try:
+                twin = await other.get(room.code)
+                assert twin is not None
+                twin.taken.update(room.taken)
+                await act(other, twin, ANN, "r")
+                assert room.version == 0
+                woke: list[str] = []
+                room.listeners.add(woke.append)
+                assert rooms.pubsub.on_reconnect is not None
+                await rooms.pubsub.on_reconnect()
+                assert (room.version, room.game.log, woke) == (1, twin.game.log, ["game"])
+                assert room.events_after(0) is None  # the events were lost: a full state
+            finally:
+                await other.close()
+    run(test)
+
+
+def test_a_finished_games_save_another_process_moved_past_is_left_to_it_tried_once_and_not_logged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    async def test() -> None:
+        async with held(tmp_path, Game("kids", ["Ann"], dice_from="players")) as (rooms, room):
+            tried: list[int] = []
+
+            def save_game(target: Any, held: Any) -> None:
+                tried.append(len(held.game.log))
+                raise RoomConflictError("another server process moved this game first")
+
+            monkeypatch.setattr(rooms.store, "save_game", save_game)
+            with caplog.at_level(logging.ERROR, logger="yatzy.web.rooms"):
+                await play_kids_out(rooms, room)
+                await rooms.saved()
+            assert (tried, room.saved, caplog.messages) == ([12], 0, [])
+    run(test)
+
+
+async def busy_until(writer: GroupCommit, gate: threading.Event) -> asyncio.Future[None]:
+    """Keep ``writer`` busy with a write (its transaction open) until ``gate`` is set, so that
+    the writes handed in meanwhile are committed in one batch; the busy write."""
+    busy = threading.Event()
+
+    def earlier(session: Any) -> None:
+        busy.set()
+        gate.wait(30)
+
+    before = asyncio.ensure_future(writer.run(0, earlier))
+    await asyncio.to_thread(busy.wait, 30)
+    return before
+
+
+async def handed_in(writer: GroupCommit, n: int) -> None:
+    """Wait (a few turns of the loop) until ``n`` writes wait for ``writer``."""
+    for _ in range(50):
+        if writer._queue.qsize() == n:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"{n} writes were not handed in")
+
+
+def test_actions_of_two_rooms_waiting_together_are_committed_in_the_order_of_the_rooms(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def test() -> None:
+        async with held(tmp_path, two_people()) as (rooms, first):
+            second, _table = await rooms.create(two_people(), RoomSettings(bot_pace=0))
+            second.taken.update({0, 1})
+            committed: list[str] = []
+            commit = rooms.store.commit_action
+
+            def committing(target: Any, room: Room, *args: Any) -> None:
+                committed.append(room.code)
+                commit(target, room, *args)
+
+            monkeypatch.setattr(rooms.store, "commit_action", committing)
+            gate = threading.Event()
+            before = await busy_until(rooms.commits, gate)
+            moves = [asyncio.ensure_future(act(rooms, second, ANN, "r"))]  # the second room's first
+            await handed_in(rooms.commits, 1)
+            moves.append(asyncio.ensure_future(act(rooms, first, ANN, "r")))
+            await handed_in(rooms.commits, 2)
+            gate.set()
+            try:
+                acks = await asyncio.wait_for(asyncio.gather(*moves), 5)
+                await before
+            finally:  # a batch the writer could not order is never committed: nothing to wait for
+                for move in moves:
+                    move.cancel()
+            assert [a.version for a in acks] == [1, 1] and (first.version, second.version) == (1, 1)
+            assert committed == [first.code, second.code] and first.id < second.id
+    run(test)
+
+
+def test_in_one_batch_of_bigger_writes_a_new_room_is_written_before_the_saves_waiting_with_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """New rooms and finished games' saves share a writer; a batch is written in the order of
+    its keys, new rooms first, then the saves by room (on PostgreSQL, rows locked in one order)."""
+    async def test() -> None:
+        async with held(tmp_path, Game("kids", ["Ann"], dice_from="players")) as (rooms, room):
+            written: list[str] = []
+            store, save_game = rooms.store.store, rooms.store.save_game
+
+            def storing(*args: Any) -> Any:
+                written.append("a new room")
+                return store(*args)
+
+            failing = [True]  # the first save fails: tried again later
+
+            def saving(target: Any, held: Any) -> None:
+                written.append("a save")
+                if failing:
+                    raise StorageError("the disk is full")
+                save_game(target, held)
+
+            monkeypatch.setattr(rooms.store, "store", storing)
+            monkeypatch.setattr(rooms.store, "save_game", saving)
+            await play_kids_out(rooms, room)
+            await rooms.saved()
+            assert room.saved == 0
+            written.clear()
+            failing.clear()
+            gate = threading.Event()
+            before = await busy_until(rooms.stores, gate)
+            rooms.save_later(room)  # the save tried again, first in the queue
+            await handed_in(rooms.stores, 1)
+            making = asyncio.ensure_future(rooms.create(two_people(), RoomSettings(bot_pace=0)))
+            await handed_in(rooms.stores, 2)
+            gate.set()
+            try:
+                new, _table = await asyncio.wait_for(making, 5)
+                await asyncio.wait_for(rooms.saved(), 5)
+                await before
+            finally:  # a batch the writer could not order is never written: nothing to wait for
+                if room.saving is not None:
+                    room.saving.cancel()
+            assert (written, room.saved) == (["a new room", "a save"], 12)
+            assert (room.id, new.id) == (1, 2)  # the new room's key comes first even below room 1's
     run(test)

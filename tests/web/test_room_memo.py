@@ -299,6 +299,22 @@ def test_presence_says_who_is_connected_who_is_away_how_long_and_who_may_go_to_a
     assert room.presence().seats[2] == seats(30.0, False)[2].model_copy(update={"stand_in": "greedy"})
 
 
+def test_presence_reads_the_clock_once_so_a_seats_time_away_and_whether_it_may_go_to_a_bot_agree() -> None:
+    clock = Clock()
+    room = on_clock(three_seats(), clock)  # Bo away since 1000
+    room.settings = RoomSettings(away_after=30.0)
+
+    def ticking() -> float:  # a second later at every reading
+        clock.now += 1.0
+        return clock.now - 1.0
+
+    room.crowd.clock = ticking
+    for now, may_go in ((1029.5, False), (1030.0, True)):
+        clock.now = now
+        bo = room.presence().seats[2]
+        assert (bo.away_for, bo.may_hand_to_bot) == (now - 1000.0, may_go)
+
+
 def test_a_seat_may_go_to_a_bot_once_its_player_has_been_away_long_enough_and_only_a_persons() -> None:
     clock = Clock()
     room = on_clock(three_seats(), clock)
