@@ -1,11 +1,12 @@
 """What a ruleset's table costs the first time, before anyone waits for it: whether it is
 stored already, roughly how long the build takes and how much room the table needs.
 
-The time comes from the work the build does, counted from the ruleset's states: the capped
-upper totals of every card (the solver's ``umax``), times the rolls a turn may still use,
-times the keeps of its dice (twice in Yahtzee, with its 50-or-0 box), at the rate measured on
-the project's 2-core machine (Maxi with saved rolls 5.4 min, Maxi without 89 s, Yatzy 1.3 s,
-Osto 12 s: within a quarter of each; docs/performance.md). It is a first guess for the new
+The time comes from the work the build does, counted from the ruleset's states: the upper
+totals the solver works out for every card (from ``ulo`` to ``umax``: below, the bonus is out
+of reach and the values are copied), times the rolls a turn may still use, times the keeps of
+its dice (twice in Yahtzee, with its 50-or-0 box), at the rate measured on the project's
+2-core machine (Maxi with saved rolls 4.5 min, Maxi without 86 s, Yatzy 1.4 s, Osto 15 s,
+Yahtzee 0.7 s: within a sixth of each; docs/performance.md). It is a first guess for the new
 game screen; the build itself measures its own rate (:mod:`yatzy.solver.tables`).
 """
 
@@ -19,7 +20,7 @@ from .kernel import MODE_YAHTZEE
 from .solve import cache_dir, check_solvable, table_key
 from .spec import SolverSpec
 
-WORK_PER_SECOND = 1.08e9
+WORK_PER_SECOND = 7.0e8
 """Work units (see the module) the solver does per second on the 2-core machine."""
 
 
@@ -44,7 +45,8 @@ def default_spec(ruleset: Ruleset) -> SolverSpec:
 @cache
 def _cost(ruleset: Ruleset) -> tuple[str, float, int]:
     spec = default_spec(ruleset)
-    cells = int((spec.umax[spec.reachable_masks] + 1).sum())
+    masks = spec.reachable_masks
+    cells = int((spec.umax[masks] - spec.ulo[masks] + 1).sum())
     work = cells * spec.levels * len(spec.keeps[0]) * (2 if spec.mode == MODE_YAHTZEE else 1)
     size = spec.table_bytes
     return table_key(spec), work / WORK_PER_SECOND, size

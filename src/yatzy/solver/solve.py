@@ -161,7 +161,7 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
 IN_MEMORY = 256 * 2**20
 """Bytes of the biggest table built whole in memory; a bigger one (Maxi's) is written to its
 file a layer at a time (:func:`build_into`), so its build holds two layers of cards, not the
-table: Maxi's 1.78 GB in about a third of that (its two biggest layers)."""
+table: Maxi's (1.78 GB) peaks at 0.83 GB, its two biggest layers and the interpreter."""
 
 
 def build(spec: SolverSpec, progress: Progress | None = None) -> np.ndarray:
