@@ -126,3 +126,20 @@ def test_a_build_into_its_file_that_stops_leaves_no_file(
         with pytest.raises(Left):
             solve(get_ruleset("kids"), use_cache=use_cache, progress=leave)
         assert list(tmp_path.iterdir()) == []
+
+
+def test_a_tables_states_are_counted_when_asked_and_kept_in_its_meta(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solve without the cache counts no states until asked (then once); with the cache the
+    meta keeps the count, and a table loaded from it answers without counting."""
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    counted: list[int] = []
+    count = SolverSpec.states
+    monkeypatch.setattr(SolverSpec, "states", lambda self: counted.append(1) or count(self))
+    sol = solve(get_ruleset("kids"), use_cache=False)
+    assert counted == []
+    assert sol.states == sol.states == count(sol.spec) and counted == [1]
+    solve(get_ruleset("kids"))  # built, its meta written
+    assert counted == [1, 1]
+    loaded = solve(get_ruleset("kids"))
+    assert loaded.states == sol.states and counted == [1, 1]

@@ -45,7 +45,16 @@ class Solution:
     spec: SolverSpec
     values: np.ndarray
     seconds: float
-    states: int
+    known_states: int | None = None
+    """The number of reachable states, if known (a cached table's meta says it); else counted
+    when first asked (:attr:`states`: a tenth of a second for Yatzy, not spent on every solve)."""
+
+    @property
+    def states(self) -> int:
+        """Reachable states (card, capped upper total, aux) the table covers."""
+        if self.known_states is None:
+            self.known_states = self.spec.states()
+        return self.known_states
 
     @property
     def ruleset(self) -> Ruleset:
@@ -126,7 +135,7 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
     if spec.table_bytes <= IN_MEMORY:
         values = build(spec, progress)
         seconds = time.perf_counter() - t0
-        sol = Solution(spec, values, seconds, spec.states())
+        sol = Solution(spec, values, seconds)
         if use_cache:
             path.parent.mkdir(parents=True, exist_ok=True)
 
@@ -149,7 +158,7 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
             finally:
                 os.unlink(name)
         seconds = time.perf_counter() - t0
-        sol = Solution(spec, values, seconds, spec.states())
+        sol = Solution(spec, values, seconds)
     if use_cache:
         meta = json.dumps({"states": sol.states, "seconds": seconds,
                            "expected_score": sol.expected_score})
