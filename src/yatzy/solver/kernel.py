@@ -62,14 +62,17 @@ def best_keeps(X, sub_ptr, sub_idx, U, must_keep_one):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
-def score_step(S, Z, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
-               extra_bonus, next_aux, pos_ptr, pos_cat):  # noqa: ANN001, ANN201
+def score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok,
+               five_face, extra_bonus, next_aux, pos_ptr, pos_cat):  # noqa: ANN001, ANN201
     """S[r, t]: best value of scoring roll r now, from (m, a, u = lo + t), next state's aux next_aux;
     ``V`` holds the values of the next layer's cards, card m' in row ``slot[m']``.
 
     Filling a box with 0 is worth that box's row of V whatever the roll, so the best zero
     (Z) is computed once and each roll only visits the boxes where it scores points
     (pos_cat); a box where it scores is worth at least its zero, so Z never overstates.
+    Each open box's row is copied once into ``R`` (scratch, a row a box) and the rolls read it
+    there, two-dimensional, with the loops written out: half the time of finding the row in V
+    again for every roll (this step is most of a card's work).
     """
     C, NR = score.shape
     opn = open_bits[m]
@@ -79,12 +82,13 @@ def score_step(S, Z, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode
         if (opn >> c) & 1:
             a2 = (0 if c == ycat else a) if mode == MODE_YAHTZEE else next_aux
             row = V[slot[m | (1 << c)], a2]
+            for u in range(cap + 1):
+                R[c, u] = row[u]
             for t in range(W):
                 Z[t] = max(Z[t], row[lo + t])
     yfilled = mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1
     for r in range(NR):
-        joker = yfilled and five_face[r] > 0
-        if joker:
+        if yfilled and five_face[r] > 0:  # a joker: any open box it may fill, at its joker points
             for t in range(W):
                 S[r, t] = NEG
             bonus = np.float32(extra_bonus if a == 1 else 0.0)
@@ -94,15 +98,31 @@ def score_step(S, Z, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode
                     _offer(S[r], np.float32(pts) + bonus, V[slot[m | (1 << c)], a], pts,
                            is_upper[c], cap, lo, W)
             continue
+        Srow = S[r]
         for t in range(W):
-            S[r, t] = Z[t]
+            Srow[t] = Z[t]
         for i in range(pos_ptr[r], pos_ptr[r + 1]):
             c = pos_cat[i]
             if (opn >> c) & 1 == 0:
                 continue
             pts = score[c, r]
-            a2 = (1 if c == ycat else a) if mode == MODE_YAHTZEE else next_aux
-            _offer(S[r], np.float32(pts), V[slot[m | (1 << c)], a2], pts, is_upper[c], cap, lo, W)
+            base = np.float32(pts)
+            if mode == MODE_YAHTZEE and c == ycat:  # the 50 scored: the box's row with aux 1, not R's
+                row = V[slot[m | (1 << c)], 1]
+                for t in range(W):
+                    Srow[t] = max(Srow[t], base + row[lo + t])
+                continue
+            if is_upper[c]:
+                lim = min(max(cap - pts - lo, 0), W)
+                off = lo + pts
+                for t in range(lim):
+                    Srow[t] = max(Srow[t], base + R[c, off + t])
+                top = base + R[c, cap]
+                for t in range(lim, W):
+                    Srow[t] = max(Srow[t], top)
+            else:
+                for t in range(W):
+                    Srow[t] = max(Srow[t], base + R[c, lo + t])
 
 
 @njit(cache=True, nogil=True, fastmath=FAST, inline="always")
@@ -137,13 +157,14 @@ def solve_mask(m, out, V, slot, score, is_upper, open_bits, cap, n, child, start
     S = np.empty((NR, W), dtype=np.float32)
     L = np.empty((NR, W), dtype=np.float32)
     Z = np.empty(W, dtype=np.float32)
+    R = np.empty((score.shape[0], cap + 1), dtype=np.float32)
     n_aux = 2 if mode == MODE_YAHTZEE else 1
     if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 0:
         n_aux = 1
     levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
     for a in range(n_aux):
         next_aux = 0
-        score_step(S, Z, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
+        score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
                    extra_bonus, next_aux, pos_ptr, pos_cat)
         for r in range(NR):
             for t in range(W):
@@ -159,8 +180,8 @@ def solve_mask(m, out, V, slot, score, is_upper, open_bits, cap, n, child, start
                     for t in range(W):
                         here[b, lo + t] = X[0, t]
                 if j <= bank_cap:
-                    score_step(S, Z, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok,
-                               five_face, extra_bonus, j, pos_ptr, pos_cat)
+                    score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat,
+                               jok, five_face, extra_bonus, j, pos_ptr, pos_cat)
             for r in range(NR):
                 for t in range(W):
                     X[full0 + r, t] = max(S[r, t], L[r, t])
