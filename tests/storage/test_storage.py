@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+import sqlite3
 import statistics
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
@@ -369,6 +370,49 @@ def test_a_scorekeeper_game_with_typed_in_dice(db: Database) -> None:
     same_game(load_game(db, game_id), loaded)
 
 
+ANNS_CARD = [((1, 1, 1, 1, 2), "ones"), ((2, 2, 2, 2, 3), "twos"), ((3, 3, 3, 3, 4), "threes"),
+             ((4, 4, 4, 4, 5), "fours"), ((5, 5, 5, 5, 6), "fives"), ((6, 6, 6, 6, 1), "sixes"),
+             ((6, 6, 1, 2, 3), "one_pair"), ((6, 6, 5, 5, 1), "two_pairs"),
+             ((6, 6, 6, 1, 2), "three_of_a_kind"), ((6, 6, 6, 6, 1), "four_of_a_kind"),
+             ((1, 2, 3, 4, 5), "small_straight"), ((2, 3, 4, 5, 6), "large_straight"),
+             ((6, 6, 6, 5, 5), "full_house"), ((6, 6, 6, 6, 5), "chance"), ((6, 6, 6, 6, 6), "yatzy")]
+"""A Yatzy card typed in: four of each number (84 in the upper section: its bonus of 50) and a
+Yatzy; 352 points in all."""
+BOS_CARD = [((1, 2, 3, 4, 6), box) for _, box in ANNS_CARD]
+"""The same boxes, every one with 1 2 3 4 6: no bonus (16 in the upper section), the Yatzy box
+crossed out; 1 + 2 + 3 + 4 + 0 + 6 and 16 for the chance, 32 points."""
+
+
+def typed_yatzy(turns: int) -> Game:
+    """Ann's and Bo's cards typed in turn by turn (Ann first): the first ``turns`` turns of the
+    game's 30."""
+    game = Game("yatzy", [Seat("Ann"), Seat("Bo")], first=0, dice_from="players")
+    for (anns, box), (bos, bos_box) in zip(ANNS_CARD, BOS_CARD, strict=True):
+        for dice, scored in ((anns, box), (bos, bos_box)):
+            if len(game.log) == 2 * turns:
+                return game
+            game.apply(Roll((), dice))
+            game.apply(Score(scored))
+    return game
+
+
+def test_a_summary_tells_each_seats_bonus_bonus_points_and_yatzys(db: Database) -> None:
+    """Ann earns the upper bonus and scores a Yatzy, Bo neither (his Yatzy box crossed out with
+    0); while the game goes on, an empty Yatzy box is no Yatzy and a bonus not yet reached none."""
+    whole = typed_yatzy(30)
+    assert whole.is_over
+    game_id = record_game(db, whole, at=T0)
+    expected = (("Ann", "person", None, 352, 15, 1, True, True, 50, 0, 1, None),
+                ("Bo", "person", None, 32, 15, 2, False, False, 0, 0, 0, None))
+    for summary in (get_game(db, game_id), *list_games(db)):
+        assert tuple(dataclasses.astuple(r)[1:] for r in summary.seats) == expected
+        assert [r.seat for r in summary.seats] == [0, 1]
+    part = typed_yatzy(13)  # Ann's first seven turns (her upper section: 84, the bonus) and Bo's six
+    part_id = record_game(db, part, at=T0)
+    assert [dataclasses.astuple(r)[4:] for r in get_game(db, part_id).seats] == [
+        (84 + 50 + 12, 7, None, None, True, 50, 0, 0, None), (16, 6, None, None, False, 0, 0, 0, None)]
+
+
 # ---- statistics -----------------------------------------------------------------------------
 
 def test_statistics_equal_those_computed_by_hand(db: Database) -> None:
@@ -569,6 +613,37 @@ def test_a_write_to_a_read_only_database_fails_and_keeps_the_records(db: Databas
         for game_id, g in zip(ids, games, strict=True):
             same_game(load_game(again, game_id), g)
         assert get_game(again, ids[0]).seats[0].points_lost is None
+
+
+def journal_mode(db: Database) -> str:
+    with db.engine.connect() as conn:
+        return str(conn.exec_driver_sql("PRAGMA journal_mode").scalar())
+
+
+def test_a_servers_sqlite_file_takes_write_ahead_logging_and_keeps_it(db: Database, url: str) -> None:
+    """A server's SQLite file is switched to write-ahead logging, which the file keeps; a
+    read-only file refuses it in the database's words; an in-memory database and PostgreSQL
+    are left as they are."""
+    if db.engine.dialect.name != "sqlite":
+        db.use_wal()  # nothing to switch, nothing refused
+        assert [g.id for g in list_games(db)] == []
+        return
+    record_game(db, play("kids", 1))
+    assert journal_mode(db) == "delete"
+    db.close()
+    with Database(read_only(url)) as ro:
+        with pytest.raises(StorageError) as failure:
+            ro.use_wal()
+        assert str(failure.value) == ("could not write to the game database: attempt to write a readonly "
+                                      "database; nothing was changed")
+        assert journal_mode(ro) == "delete"
+    db.use_wal()
+    assert journal_mode(db) == "wal"
+    with Database(url) as again:
+        assert journal_mode(again) == "wal" and len(list_games(again)) == 1
+    with Database("sqlite://") as memory:
+        memory.use_wal()
+        assert journal_mode(memory) == "memory"
 
 
 def test_a_write_failing_halfway_changes_nothing(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -820,6 +895,65 @@ def test_a_scorekeeper_rooms_correction_writes_its_save_anew(db: Database) -> No
     assert get_game(db, held.game_id).actions == len(game.log) == 5
 
 
+def test_a_room_loads_its_save_then_only_the_actions_appended_after_it(db: Database) -> None:
+    """The room's first four actions are in its game's save (the history brought up to date
+    while their rows in the room's log stayed); the room loads from that save and the two rows
+    appended after it, not from those four again."""
+    game = new_game("kids", seed=3)
+    store, held, code = stored_room(db, game)
+    play_out(game, seed=3, actions=4)
+    store.commit_action(db, held, 0, None, None)
+    held.logged = 4
+    record_game(db, game, game_id=held.game_id)
+    play_out(game, seed=3, actions=2)
+    store.commit_action(db, held, 4, None, None)
+    with reading(db) as s:  # the room's log still holds the first four
+        assert sorted(s.scalars(select(RoomLogRow.position))) == [0, 1, 2, 3, 4, 5]
+    record = store.load(code)
+    assert record is not None and (record.saved, record.version) == (4, 6)
+    same_game(record.game, game)
+
+
+def test_a_room_whose_game_no_longer_loads_is_refused_in_words(db: Database) -> None:
+    """A room whose save's dice no longer follow its seed does not load (its dice are the
+    server's: they are checked), in the words of the replay's refusal."""
+    game = new_game("kids", seed=4)
+    store, held, code = stored_room(db, game)
+    play_out(game, seed=4, actions=4)
+    store.commit_action(db, held, 0, None, None)
+    held.logged = 4
+    store.save_game(db, held)
+    with writing(db) as s:  # the first roll changed behind the game's back
+        row = s.get(GameRow, held.game_id)
+        assert row is not None
+        save = json.loads(json.dumps(row.save))
+        save["log"][0]["roll"]["result"] = [7 - d for d in save["log"][0]["roll"]["result"]]
+        row.save = save
+    with pytest.raises(YatzyError) as replayed:
+        games_module.replay_save(save, "server")
+    with pytest.raises(StorageError) as failure:
+        store.load(code)
+    assert str(failure.value) == f"stored game {held.game_id} does not load: {replayed.value}"
+
+
+def test_a_room_whose_game_was_deleted_by_hand_is_refused_in_words(db: Database, url: str) -> None:
+    """The sqlite3 shell keeps no foreign keys unless told to: a game deleted there leaves its
+    room, which then names the game it lacks (PostgreSQL always keeps them: no such room)."""
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL deletes a game's room with it")
+    store, held, code = stored_room(db, new_game("kids", seed=1))
+    db.close()
+    raw = sqlite3.connect(str(make_url(url).database))  # as the shell opens it: foreign keys off
+    try:
+        with raw:
+            raw.execute("DELETE FROM games WHERE id = ?", (held.game_id,))
+    finally:
+        raw.close()
+    with pytest.raises(StorageError) as failure:
+        store.load(code)
+    assert str(failure.value) == f"there is no game {held.game_id} in the database"
+
+
 def test_a_seats_token_is_issued_once_until_the_seat_is_freed(db: Database) -> None:
     store, held, code = stored_room(db, new_game("kids", seed=1))
     _, other, _ = stored_room(db, new_game("kids", seed=2), "another-table")
@@ -841,6 +975,21 @@ def test_a_seats_token_is_issued_once_until_the_seat_is_freed(db: Database) -> N
     record = store.load(code)
     assert record is not None and record.taken == {0}
     assert store.issue_token(held.id, "seat", 1) is not None
+
+
+def test_only_a_seats_token_takes_holds_and_frees_a_seat(db: Database) -> None:
+    """The store takes a token's role and seat apart: a spectator's token given a seat's number
+    takes no seat, keeps none from a player and is not freed with it."""
+    store, held, code = stored_room(db, new_game("kids", seed=1))
+    watcher = store.issue_token(held.id, "spectator", 1)
+    assert watcher is not None and store.check_token(held.id, watcher) == ("spectator", 1)
+    record = store.load(code)
+    assert record is not None and record.taken == set()
+    seat = store.issue_token(held.id, "seat", 1)
+    assert seat is not None and store.check_token(held.id, seat) == ("seat", 1)
+    store.free_seat(held.id, 1)
+    assert store.check_token(held.id, seat) is None
+    assert store.check_token(held.id, watcher) == ("spectator", 1)
 
 
 def test_the_games_of_a_players_tokens(db: Database) -> None:
@@ -873,16 +1022,19 @@ def test_a_rooms_stand_ins_kept_seats_and_rematch_are_kept(db: Database) -> None
 def test_a_room_expires_idle_or_finished_and_its_moves_go_into_the_history(db: Database) -> None:
     """An unfinished room expires when it has not moved since ``idle_before``, a finished one
     since ``finished_before`` (each on its own clock, both sides of the moment); its appended
-    moves are written into its game's save first, and it expires once."""
+    moves are written into its game's save first (a game with none is not written again), and
+    it expires once."""
     game = new_game("kids", seed=1)
     store, held, idle = stored_room(db, game)
     play_out(game, seed=1, actions=3)
     store.commit_action(db, held, 0, "roll", 0)
     store.save_stand_ins(held.id, {1: "greedy"})
-    _, _, done = stored_room(db, play("kids", 2), "another-table")
+    _, finished, done = stored_room(db, play("kids", 2), "another-table")
+    as_stored = get_game(db, finished.game_id)
     store.touch([idle, done], T0)
     assert store.expire(idle_before=T0, finished_before=T0, now=T0) == []  # not moved since T0: not before
     assert store.expire(idle_before=T0, finished_before=T0 + SECOND, now=T0) == [done]
+    assert get_game(db, finished.game_id) == as_stored  # its save held every move: updated_at unchanged
     assert not store.expired(idle) and store.expired_among([idle, done]) == {done}
     assert store.expire(idle_before=T0 + SECOND, finished_before=T0 + SECOND, now=T0) == [idle]
     assert store.expire(idle_before=T0 + DAY, finished_before=T0 + DAY, now=T0) == []  # expired once
