@@ -212,6 +212,10 @@ def test_list_games_filters_by_player_ruleset_and_state(db: Database) -> None:
     assert [g.id for g in list_games(db, player="Ann", ruleset="kids")] == [b]
     assert [g.id for g in list_games(db, finished=False)] == [c]
     assert get_game(db, d).title == "Bo alone"
+    record_game(db, solo, game_id=d, title="Bo's best")  # renamed on an update
+    assert get_game(db, d).title == "Bo's best"
+    record_game(db, solo, game_id=d)  # an update without a title keeps the name
+    assert get_game(db, d).title == "Bo's best"
     with pytest.raises(UnknownRulesetError):
         list_games(db, ruleset="chess")
     with pytest.raises(InvalidActionError):
@@ -239,19 +243,25 @@ def test_a_history_lists_fifty_games_by_default_the_latest_start_first(db: Datab
 
 def test_unknown_games_and_seats(db: Database) -> None:
     game_id = record_game(db, play("kids", 1))
-    with pytest.raises(UnknownGameError, match="no game 999"):
+    unknown = "^there is no game 999 in the database$"
+    with pytest.raises(UnknownGameError, match=unknown):
         load_game(db, 999)
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UnknownGameError, match=unknown):
         get_game(db, 999)
+    with pytest.raises(UnknownGameError, match=unknown):
+        set_points_lost(db, 999, 0, 1.0)  # the game is named before its seat
+    with pytest.raises(UnknownGameError, match=f"^there is no game {game_id} in the database$"):
+        get_game(db, str(game_id))  # type: ignore[arg-type]  # a game's id is a number
     with pytest.raises(UnknownGameError, match=f"^game {game_id} has no seat 7$"):
         set_points_lost(db, game_id, 7, 1.0)
     with pytest.raises(UnknownGameError, match=f"^game {game_id} has no seat 0$"):
         set_points_lost(db, game_id, "0", 1.0)  # type: ignore[arg-type]  # a seat is a number
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UnknownGameError, match=unknown):
         record_game(db, play("kids", 1), game_id=999)
     with pytest.raises(InvalidActionError):
         record_game(db, play("kids", 1), dice_from="dealer")  # type: ignore[arg-type]
-    with pytest.raises(InvalidActionError, match="timezone"):
+    words = re.escape("give the moment with its timezone (e.g. datetime.now(UTC))")
+    with pytest.raises(InvalidActionError, match=f"^{words}$"):
         record_game(db, play("kids", 1), at=datetime(2025, 1, 1))
 
 
@@ -303,7 +313,9 @@ def test_a_stored_game_whose_dice_no_longer_follow_its_seed_does_not_load(db: Da
 def test_a_stored_log_only_grows(db: Database) -> None:
     game_id = record_game(db, play("yatzy", seed=5, actions=40))
     before = load_game(db, game_id)
-    with pytest.raises(GameConflictError, match="only gains new actions"):
+    fewer = (rf"^game {game_id} in the database has actions this game does not: a stored game only gains "
+             r"new actions$")
+    with pytest.raises(GameConflictError, match=fewer):
         record_game(db, play("yatzy", seed=5, actions=20), game_id=game_id)  # older: fewer actions
     another = (rf"^game {game_id} in the database is another game \(ruleset, seats, seed or source of dice "
                r"differ\); record this one as a new game$")
@@ -355,8 +367,12 @@ def type_in(game: Game, rolls: Sequence[tuple[int, ...]]) -> Game:
 def test_a_scorekeeper_game_with_typed_in_dice(db: Database) -> None:
     game = scorekeeper_game([(6, 6, 6, 6, 6), (1, 1, 2, 3, 4), (5, 5, 5, 2, 2), (3, 3, 3, 3, 1),
                              (2, 2, 6, 6, 6)])
-    with pytest.raises(StorageError, match="players"):  # these dice are not the seed's
+    with pytest.raises(YatzyError) as replayed:
+        games_module.replay_save(json.loads(json.dumps(game.to_dict())), "server")
+    with pytest.raises(StorageError) as refused:  # these dice are not the seed's
         record_game(db, game)
+    assert str(refused.value) == (f"the game was not recorded: {replayed.value} (a game whose dice people "
+                                  "typed in is recorded with dice from the “players”)")
     assert list_games(db) == []
     game_id = record_game(db, game, "players")
     loaded = load_game(db, game_id)
@@ -411,6 +427,24 @@ def test_a_summary_tells_each_seats_bonus_bonus_points_and_yatzys(db: Database) 
     part_id = record_game(db, part, at=T0)
     assert [dataclasses.astuple(r)[4:] for r in get_game(db, part_id).seats] == [
         (84 + 50 + 12, 7, None, None, True, 50, 0, 0, None), (16, 6, None, None, False, 0, 0, 0, None)]
+
+
+def test_a_game_that_would_not_load_back_as_it_is_is_not_recorded(db: Database) -> None:
+    """A game whose log was added to behind its back no longer replays, one whose card was
+    changed replays to another state: neither is recorded, each refused in whole words."""
+    game = scorekeeper_game([(6, 6, 6, 6, 6)], "players")
+    game.log.append(Score("ones"))  # Ann's turn scored without a roll
+    with pytest.raises(YatzyError) as replayed:
+        games_module.replay_save(json.loads(json.dumps(game.to_dict())), "players")
+    with pytest.raises(StorageError) as refused:
+        record_game(db, game)
+    assert str(refused.value) == f"the game was not recorded: {replayed.value}"
+    game.log.pop()
+    game.state.players[1].card["sixes"] = 29  # Bo's: the log says 30
+    words = "^the game was not recorded: replaying its log does not give its state$"
+    with pytest.raises(StorageError, match=words):
+        record_game(db, game)
+    assert list_games(db) == []
 
 
 # ---- statistics -----------------------------------------------------------------------------
