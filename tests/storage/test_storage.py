@@ -23,6 +23,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, event, func, inspect, make_url, select, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from helpers.games import bots_for, play_out
@@ -841,6 +842,181 @@ def test_the_group_commit_takes_a_new_connection_when_its_own_broke(url: str) ->
         finally:
             commits.close()
         assert sorted(g.id for g in list_games(db)) == sorted([first, second])
+
+
+
+def test_sqlite_writers_of_one_process_take_turns_on_its_lock(db: Database) -> None:
+    """SQLite: a thread of this process that writes holds the database's lock, so another
+    thread's write waits on it rather than in SQLite's busy handler; PostgreSQL has no such
+    lock (its writers queue in the server)."""
+    import threading
+
+    if db.engine.dialect.name != "sqlite":
+        assert db.write_lock is None
+        return
+    assert db.write_lock is not None
+    lock = db.write_lock
+    free: list[bool] = []
+
+    def try_lock() -> None:  # another thread, while this one writes
+        taken = lock.acquire(blocking=False)
+        free.append(taken)
+        if taken:
+            lock.release()
+
+    with writing(db):
+        other = threading.Thread(target=try_lock)
+        other.start()
+        other.join()
+    try_lock()  # the write is over: free again
+    assert free == [False, True]
+
+
+def test_the_group_commit_writes_on_one_daemon_thread_and_keeps_its_connection(db: Database) -> None:
+    """Every write of a group commit runs on one thread of its own (named, and a daemon: it
+    never keeps the process from ending) over one connection kept from one transaction to the
+    next; a write handed in while the thread is alive starts no second thread."""
+    import asyncio
+    import threading
+
+    from yatzy.storage.database import GroupCommit
+
+    commits = GroupCommit(db)
+    ran_on: list[threading.Thread] = []
+
+    def write(s: Session, seed: int) -> int:
+        ran_on.append(threading.current_thread())
+        return record_game(s, play("kids", seed, actions=2))
+
+    async def two_writes() -> list[int]:
+        first = await commits.run(0, lambda s: write(s, 1))
+        connection = commits._connection
+        second = await commits.run(0, lambda s: write(s, 2))
+        assert connection is not None and commits._connection is connection
+        return [first, second]
+
+    try:
+        ids = asyncio.run(two_writes())
+        writers = [t for t in threading.enumerate() if t.name == "group-commit"]
+        assert writers == [ran_on[0]] == [ran_on[1]]
+        assert writers[0].daemon and writers[0] is not threading.main_thread()
+    finally:
+        commits.close()
+    assert not ran_on[0].is_alive()  # closed: the thread ends
+    assert sorted(g.id for g in list_games(db)) == sorted(ids)
+
+
+def in_one_batch(commits: Any, writes: Sequence[tuple[int, Any]]) -> list[Any]:
+    """Hand ``writes`` ((order, write) pairs) to a group commit so that they share one
+    transaction: a first write holds its thread until every one of them is handed in. Their
+    results (or errors), in the order given; ``then`` (if set) runs before the hold ends."""
+    import asyncio
+    import threading
+
+    async def main() -> list[Any]:
+        started, hold = threading.Event(), threading.Event()
+
+        def holding(s: Session) -> None:
+            started.set()
+            hold.wait(10)
+
+        first = asyncio.ensure_future(commits.run(-1, holding))
+        assert await asyncio.to_thread(started.wait, 10)
+        jobs = [asyncio.ensure_future(commits.run(order, write)) for order, write in writes]
+        await asyncio.sleep(0)  # each job hands its write in
+        hold.set()
+        await first
+        return await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), 30)
+
+    return asyncio.run(main())
+
+
+class Boom(Exception):
+    """Not a database error: a commit hook's own failure."""
+
+
+@pytest.mark.parametrize("failure, words", [
+    (OperationalError("COMMIT", {}, Exception("disk I/O error")),
+     "could not write to the game database: disk I/O error; nothing was changed"),
+    (Boom("the hook broke"), "the hook broke")])
+def test_a_failed_commit_fails_every_write_of_its_transaction(db: Database, failure: Exception,
+                                                             words: str) -> None:
+    """When the shared transaction's commit fails, each of its writes gets a storage error in
+    the commit's words (the database's own, or the error's) and none of them is stored."""
+    from yatzy.storage.database import GroupCommit
+
+    def commit_fails(s: Session) -> int:  # the connection's COMMIT fails (not a savepoint's)
+        def fail(_connection: Any) -> None:
+            raise failure
+        event.listen(s.connection(), "commit", fail, once=True)
+        return record_game(s, play("kids", 1, actions=2))
+
+    commits = GroupCommit(db)
+    try:
+        results = in_one_batch(commits, [(0, commit_fails),
+                                         (1, lambda s: record_game(s, play("kids", 2, actions=2)))])
+    finally:
+        commits.close()
+    assert [(type(r), str(r)) for r in results] == [(StorageError, words)] * 2
+    assert list_games(db) == []
+
+
+def test_a_group_commits_writes_run_in_the_order_of_their_keys(db: Database) -> None:
+    """The writes of one transaction run by their order key (PostgreSQL locks rows in that
+    order), those of equal keys as they were handed in."""
+    from yatzy.storage.database import GroupCommit
+
+    ran: list[str] = []
+
+    def write(name: str) -> Any:
+        return lambda s: ran.append(name) or name
+
+    commits = GroupCommit(db)
+    try:
+        results = in_one_batch(commits, [(3, write("c")), (1, write("a")), (2, write("b")), (1, write("a2"))])
+    finally:
+        commits.close()
+    assert (ran, results) == (["a", "a2", "b", "c"], ["c", "a", "b", "a2"])
+
+
+def test_closing_a_group_commit_first_commits_the_writes_handed_in(db: Database) -> None:
+    """A close while writes wait for the thread: they are committed first, then the thread ends."""
+    import asyncio
+    import threading
+    import time
+
+    from yatzy.storage.database import GroupCommit
+
+    commits = GroupCommit(db)
+
+    async def main() -> list[Any]:
+        started, hold = threading.Event(), threading.Event()
+
+        def holding(s: Session) -> None:
+            started.set()
+            hold.wait(10)
+
+        first = asyncio.ensure_future(commits.run(-1, holding))
+        assert await asyncio.to_thread(started.wait, 10)
+        jobs = [asyncio.ensure_future(commits.run(n, lambda s, n=n: record_game(s, play("kids", n, 2))))
+                for n in (1, 2)]
+        await asyncio.sleep(0)
+        closing = asyncio.ensure_future(asyncio.to_thread(commits.close))
+        deadline = time.monotonic() + 10
+        while commits._queue.qsize() < 3 and time.monotonic() < deadline:  # the two writes and the stop
+            await asyncio.sleep(0.01)
+        writer = commits._thread
+        hold.set()
+        await first
+        await asyncio.wait_for(closing, 20)
+        assert writer is not None and not writer.is_alive()
+        return await asyncio.wait_for(asyncio.gather(*jobs), 10)
+
+    try:
+        ids = asyncio.run(main())
+    finally:
+        commits.close()
+    assert sorted(g.id for g in list_games(db)) == sorted(ids)
 
 
 # ---- the rooms' records (what the web's authority writes through RoomStore) ----------------
