@@ -276,6 +276,7 @@ def test_an_unfinished_game_is_stored_and_continued(db: Database) -> None:
     game_id = record_game(db, part, at=T0)
     summary = get_game(db, game_id)
     assert (summary.finished, summary.finished_at, summary.actions) == (False, None, 25)
+    assert summary.started_at == summary.updated_at == T0
     assert all(r.rank is None and r.won is None for r in summary.seats)
     assert [r.total for r in summary.seats] == part.totals()
     assert list_games(db, finished=True) == []
@@ -284,12 +285,15 @@ def test_an_unfinished_game_is_stored_and_continued(db: Database) -> None:
     same_game(resumed, part)
     play_out(resumed, players, actions=30)
     assert record_game(db, resumed, game_id=game_id, at=T0 + timedelta(minutes=5)) == game_id
-    assert get_game(db, game_id).actions == 55
+    summary = get_game(db, game_id)
+    assert (summary.actions, summary.started_at, summary.updated_at, summary.finished_at) == (
+        55, T0, T0 + timedelta(minutes=5), None)
 
     again = play_out(load_game(db, game_id), players)
     record_game(db, again, game_id=game_id, at=T0 + timedelta(minutes=9))
     done = get_game(db, game_id)
     assert (done.finished, done.started_at, done.finished_at) == (True, T0, T0 + timedelta(minutes=9))
+    assert done.updated_at == T0 + timedelta(minutes=9)
     same_game(load_game(db, game_id), whole)
     assert [r.total for r in done.seats] == whole.totals()
     assert len(list_games(db)) == 1
@@ -1058,6 +1062,9 @@ def test_a_rooms_actions_are_committed_on_its_version_and_load_back(db: Database
     same_game(record.game, game)
     assert store.versions([code, "NOSUCHROOM"]) == {code: 7}
     assert store.load("NOSUCHROOM") is None
+    with reading(db) as s:  # the room and its game begin at one moment
+        assert s.scalar(select(RoomRow.created_at).where(RoomRow.code == code)) == get_game(
+            db, held.game_id).started_at
 
 
 def test_a_finished_rooms_save_holds_its_actions_and_only_at_the_stored_version(db: Database) -> None:
