@@ -1067,6 +1067,22 @@ def test_a_rooms_actions_are_committed_on_its_version_and_load_back(db: Database
             db, held.game_id).started_at
 
 
+def test_a_commit_with_no_action_the_database_lacks_appends_nothing(db: Database) -> None:
+    """The room's log already holds every action of the game (``logged`` is its length): the
+    commit moves the version on and keeps the action id, and appends no row."""
+    game = new_game("kids", seed=3)
+    store, held, code = stored_room(db, game)
+    play_out(game, seed=3, actions=2)
+    store.commit_action(db, held, 0, None, None)
+    held.logged = 2
+    store.commit_action(db, held, 2, "again", 0)
+    with reading(db) as s:
+        assert sorted(s.scalars(select(RoomLogRow.position))) == [0, 1]
+    record = store.load(code)
+    assert record is not None and (record.version, record.accepted) == (2, {"again": (0, 2)})
+    same_game(record.game, game)
+
+
 def test_a_finished_rooms_save_holds_its_actions_and_only_at_the_stored_version(db: Database) -> None:
     game = new_game("kids", seed=5)
     store, held, code = stored_room(db, game)
@@ -1109,7 +1125,10 @@ def test_a_scorekeeper_rooms_correction_writes_its_save_anew(db: Database) -> No
     assert (record.saved, record.version) == (len(game.log), game.version)
     assert record.accepted == {"fix": (0, game.version)}
     same_game(record.game, game)
-    assert get_game(db, held.game_id).actions == len(game.log) == 5
+    summary = get_game(db, held.game_id)
+    assert summary.actions == len(game.log) == 5
+    with reading(db) as s:  # the room and its game's save were written at one moment
+        assert s.scalar(select(RoomRow.updated_at).where(RoomRow.code == code)) == summary.updated_at
 
 
 def test_a_room_loads_its_save_then_only_the_actions_appended_after_it(db: Database) -> None:
