@@ -1067,6 +1067,22 @@ def test_a_rooms_actions_are_committed_on_its_version_and_load_back(db: Database
             db, held.game_id).started_at
 
 
+def test_a_new_rooms_code_that_another_room_has_is_drawn_again(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Codes are drawn at random: one that names a room already (an expired one too) is
+    drawn again, as often as it takes."""
+    store, _, taken = stored_room(db, new_game("kids", seed=1))
+    _, _, old = stored_room(db, new_game("kids", seed=2), "another-table")
+    store.touch([old], T0)
+    assert store.expire(idle_before=T0 + SECOND, finished_before=T0, now=T0) == [old]
+    draws = iter([taken, old, taken, "FRESH2345"])
+    monkeypatch.setattr(rooms_module, "new_code", lambda: next(draws))
+    _, held, code = stored_room(db, new_game("kids", seed=3), "third-table")
+    assert code == "FRESH2345" and next(draws, None) is None
+    record = store.load(code)
+    assert record is not None and record.id == held.id
+
+
 def test_a_commit_with_no_action_the_database_lacks_appends_nothing(db: Database) -> None:
     """The room's log already holds every action of the game (``logged`` is its length): the
     commit moves the version on and keeps the action id, and appends no row."""
