@@ -965,6 +965,32 @@ def test_a_failed_commit_fails_every_write_of_its_transaction(db: Database, fail
     assert list_games(db) == []
 
 
+def test_in_one_transaction_a_refusal_and_a_database_error_reach_only_their_callers(db: Database) -> None:
+    """A clean refusal alone in a transaction is its caller's error as it is (no second
+    pass); with a database error in the same transaction, each write runs again in its own
+    savepoint: the failing one gets the error in the database's words, the refusal its own,
+    the others are stored."""
+    from yatzy.storage.database import GroupCommit
+
+    def refuse(s: Session) -> int:
+        raise Refused("seat taken")
+
+    def database_error(s: Session) -> int:
+        raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    commits = GroupCommit(db, clean=(Refused,))
+    try:
+        alone = in_one_batch(commits, [(0, lambda s: record_game(s, play("kids", 1, 2))), (1, refuse)])
+        mixed = in_one_batch(commits, [(0, lambda s: record_game(s, play("kids", 2, actions=2))),
+                                       (1, database_error), (2, refuse)])
+    finally:
+        commits.close()
+    assert [type(r) for r in alone] == [int, Refused] and str(alone[1]) == "seat taken"
+    assert [type(r) for r in mixed] == [int, StorageError, Refused]
+    assert str(mixed[1]) == "could not write to the game database: disk I/O error; nothing was changed"
+    assert sorted(g.id for g in list_games(db)) == sorted([alone[0], mixed[0]])
+
+
 def test_a_group_commits_writes_run_in_the_order_of_their_keys(db: Database) -> None:
     """The writes of one transaction run by their order key (PostgreSQL locks rows in that
     order), those of equal keys as they were handed in."""
