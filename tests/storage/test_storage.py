@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+import sqlite3
 import statistics
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
@@ -22,6 +23,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, event, func, inspect, make_url, select, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from helpers.games import bots_for, play_out
@@ -211,6 +213,10 @@ def test_list_games_filters_by_player_ruleset_and_state(db: Database) -> None:
     assert [g.id for g in list_games(db, player="Ann", ruleset="kids")] == [b]
     assert [g.id for g in list_games(db, finished=False)] == [c]
     assert get_game(db, d).title == "Bo alone"
+    record_game(db, solo, game_id=d, title="Bo's best")  # renamed on an update
+    assert get_game(db, d).title == "Bo's best"
+    record_game(db, solo, game_id=d)  # an update without a title keeps the name
+    assert get_game(db, d).title == "Bo's best"
     with pytest.raises(UnknownRulesetError):
         list_games(db, ruleset="chess")
     with pytest.raises(InvalidActionError):
@@ -238,19 +244,25 @@ def test_a_history_lists_fifty_games_by_default_the_latest_start_first(db: Datab
 
 def test_unknown_games_and_seats(db: Database) -> None:
     game_id = record_game(db, play("kids", 1))
-    with pytest.raises(UnknownGameError, match="no game 999"):
+    unknown = "^there is no game 999 in the database$"
+    with pytest.raises(UnknownGameError, match=unknown):
         load_game(db, 999)
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UnknownGameError, match=unknown):
         get_game(db, 999)
+    with pytest.raises(UnknownGameError, match=unknown):
+        set_points_lost(db, 999, 0, 1.0)  # the game is named before its seat
+    with pytest.raises(UnknownGameError, match=f"^there is no game {game_id} in the database$"):
+        get_game(db, str(game_id))  # type: ignore[arg-type]  # a game's id is a number
     with pytest.raises(UnknownGameError, match=f"^game {game_id} has no seat 7$"):
         set_points_lost(db, game_id, 7, 1.0)
     with pytest.raises(UnknownGameError, match=f"^game {game_id} has no seat 0$"):
         set_points_lost(db, game_id, "0", 1.0)  # type: ignore[arg-type]  # a seat is a number
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UnknownGameError, match=unknown):
         record_game(db, play("kids", 1), game_id=999)
     with pytest.raises(InvalidActionError):
         record_game(db, play("kids", 1), dice_from="dealer")  # type: ignore[arg-type]
-    with pytest.raises(InvalidActionError, match="timezone"):
+    words = re.escape("give the moment with its timezone (e.g. datetime.now(UTC))")
+    with pytest.raises(InvalidActionError, match=f"^{words}$"):
         record_game(db, play("kids", 1), at=datetime(2025, 1, 1))
 
 
@@ -264,6 +276,7 @@ def test_an_unfinished_game_is_stored_and_continued(db: Database) -> None:
     game_id = record_game(db, part, at=T0)
     summary = get_game(db, game_id)
     assert (summary.finished, summary.finished_at, summary.actions) == (False, None, 25)
+    assert summary.started_at == summary.updated_at == T0
     assert all(r.rank is None and r.won is None for r in summary.seats)
     assert [r.total for r in summary.seats] == part.totals()
     assert list_games(db, finished=True) == []
@@ -272,12 +285,15 @@ def test_an_unfinished_game_is_stored_and_continued(db: Database) -> None:
     same_game(resumed, part)
     play_out(resumed, players, actions=30)
     assert record_game(db, resumed, game_id=game_id, at=T0 + timedelta(minutes=5)) == game_id
-    assert get_game(db, game_id).actions == 55
+    summary = get_game(db, game_id)
+    assert (summary.actions, summary.started_at, summary.updated_at, summary.finished_at) == (
+        55, T0, T0 + timedelta(minutes=5), None)
 
     again = play_out(load_game(db, game_id), players)
     record_game(db, again, game_id=game_id, at=T0 + timedelta(minutes=9))
     done = get_game(db, game_id)
     assert (done.finished, done.started_at, done.finished_at) == (True, T0, T0 + timedelta(minutes=9))
+    assert done.updated_at == T0 + timedelta(minutes=9)
     same_game(load_game(db, game_id), whole)
     assert [r.total for r in done.seats] == whole.totals()
     assert len(list_games(db)) == 1
@@ -302,7 +318,9 @@ def test_a_stored_game_whose_dice_no_longer_follow_its_seed_does_not_load(db: Da
 def test_a_stored_log_only_grows(db: Database) -> None:
     game_id = record_game(db, play("yatzy", seed=5, actions=40))
     before = load_game(db, game_id)
-    with pytest.raises(GameConflictError, match="only gains new actions"):
+    fewer = (rf"^game {game_id} in the database has actions this game does not: a stored game only gains "
+             r"new actions$")
+    with pytest.raises(GameConflictError, match=fewer):
         record_game(db, play("yatzy", seed=5, actions=20), game_id=game_id)  # older: fewer actions
     another = (rf"^game {game_id} in the database is another game \(ruleset, seats, seed or source of dice "
                r"differ\); record this one as a new game$")
@@ -354,8 +372,12 @@ def type_in(game: Game, rolls: Sequence[tuple[int, ...]]) -> Game:
 def test_a_scorekeeper_game_with_typed_in_dice(db: Database) -> None:
     game = scorekeeper_game([(6, 6, 6, 6, 6), (1, 1, 2, 3, 4), (5, 5, 5, 2, 2), (3, 3, 3, 3, 1),
                              (2, 2, 6, 6, 6)])
-    with pytest.raises(StorageError, match="players"):  # these dice are not the seed's
+    with pytest.raises(YatzyError) as replayed:
+        games_module.replay_save(json.loads(json.dumps(game.to_dict())), "server")
+    with pytest.raises(StorageError) as refused:  # these dice are not the seed's
         record_game(db, game)
+    assert str(refused.value) == (f"the game was not recorded: {replayed.value} (a game whose dice people "
+                                  "typed in is recorded with dice from the “players”)")
     assert list_games(db) == []
     game_id = record_game(db, game, "players")
     loaded = load_game(db, game_id)
@@ -367,6 +389,67 @@ def test_a_scorekeeper_game_with_typed_in_dice(db: Database) -> None:
     record_game(db, loaded, "players", game_id=game_id)
     assert [r.total for r in get_game(db, game_id).seats] == [game.total(0) + 20, game.total(1)]
     same_game(load_game(db, game_id), loaded)
+
+
+ANNS_CARD = [((1, 1, 1, 1, 2), "ones"), ((2, 2, 2, 2, 3), "twos"), ((3, 3, 3, 3, 4), "threes"),
+             ((4, 4, 4, 4, 5), "fours"), ((5, 5, 5, 5, 6), "fives"), ((6, 6, 6, 6, 1), "sixes"),
+             ((6, 6, 1, 2, 3), "one_pair"), ((6, 6, 5, 5, 1), "two_pairs"),
+             ((6, 6, 6, 1, 2), "three_of_a_kind"), ((6, 6, 6, 6, 1), "four_of_a_kind"),
+             ((1, 2, 3, 4, 5), "small_straight"), ((2, 3, 4, 5, 6), "large_straight"),
+             ((6, 6, 6, 5, 5), "full_house"), ((6, 6, 6, 6, 5), "chance"), ((6, 6, 6, 6, 6), "yatzy")]
+"""A Yatzy card typed in: four of each number (84 in the upper section: its bonus of 50) and a
+Yatzy; 352 points in all."""
+BOS_CARD = [((1, 2, 3, 4, 6), box) for _, box in ANNS_CARD]
+"""The same boxes, every one with 1 2 3 4 6: no bonus (16 in the upper section), the Yatzy box
+crossed out; 1 + 2 + 3 + 4 + 0 + 6 and 16 for the chance, 32 points."""
+
+
+def typed_yatzy(turns: int) -> Game:
+    """Ann's and Bo's cards typed in turn by turn (Ann first): the first ``turns`` turns of the
+    game's 30."""
+    game = Game("yatzy", [Seat("Ann"), Seat("Bo")], first=0, dice_from="players")
+    for (anns, box), (bos, bos_box) in zip(ANNS_CARD, BOS_CARD, strict=True):
+        for dice, scored in ((anns, box), (bos, bos_box)):
+            if len(game.log) == 2 * turns:
+                return game
+            game.apply(Roll((), dice))
+            game.apply(Score(scored))
+    return game
+
+
+def test_a_summary_tells_each_seats_bonus_bonus_points_and_yatzys(db: Database) -> None:
+    """Ann earns the upper bonus and scores a Yatzy, Bo neither (his Yatzy box crossed out with
+    0); while the game goes on, an empty Yatzy box is no Yatzy and a bonus not yet reached none."""
+    whole = typed_yatzy(30)
+    assert whole.is_over
+    game_id = record_game(db, whole, at=T0)
+    expected = (("Ann", "person", None, 352, 15, 1, True, True, 50, 0, 1, None),
+                ("Bo", "person", None, 32, 15, 2, False, False, 0, 0, 0, None))
+    for summary in (get_game(db, game_id), *list_games(db)):
+        assert tuple(dataclasses.astuple(r)[1:] for r in summary.seats) == expected
+        assert [r.seat for r in summary.seats] == [0, 1]
+    part = typed_yatzy(13)  # Ann's first seven turns (her upper section: 84, the bonus) and Bo's six
+    part_id = record_game(db, part, at=T0)
+    assert [dataclasses.astuple(r)[4:] for r in get_game(db, part_id).seats] == [
+        (84 + 50 + 12, 7, None, None, True, 50, 0, 0, None), (16, 6, None, None, False, 0, 0, 0, None)]
+
+
+def test_a_game_that_would_not_load_back_as_it_is_is_not_recorded(db: Database) -> None:
+    """A game whose log was added to behind its back no longer replays, one whose card was
+    changed replays to another state: neither is recorded, each refused in whole words."""
+    game = scorekeeper_game([(6, 6, 6, 6, 6)], "players")
+    game.log.append(Score("ones"))  # Ann's turn scored without a roll
+    with pytest.raises(YatzyError) as replayed:
+        games_module.replay_save(json.loads(json.dumps(game.to_dict())), "players")
+    with pytest.raises(StorageError) as refused:
+        record_game(db, game)
+    assert str(refused.value) == f"the game was not recorded: {replayed.value}"
+    game.log.pop()
+    game.state.players[1].card["sixes"] = 29  # Bo's: the log says 30
+    words = "^the game was not recorded: replaying its log does not give its state$"
+    with pytest.raises(StorageError, match=words):
+        record_game(db, game)
+    assert list_games(db) == []
 
 
 # ---- statistics -----------------------------------------------------------------------------
@@ -571,6 +654,37 @@ def test_a_write_to_a_read_only_database_fails_and_keeps_the_records(db: Databas
         assert get_game(again, ids[0]).seats[0].points_lost is None
 
 
+def journal_mode(db: Database) -> str:
+    with db.engine.connect() as conn:
+        return str(conn.exec_driver_sql("PRAGMA journal_mode").scalar())
+
+
+def test_a_servers_sqlite_file_takes_write_ahead_logging_and_keeps_it(db: Database, url: str) -> None:
+    """A server's SQLite file is switched to write-ahead logging, which the file keeps; a
+    read-only file refuses it in the database's words; an in-memory database and PostgreSQL
+    are left as they are."""
+    if db.engine.dialect.name != "sqlite":
+        db.use_wal()  # nothing to switch, nothing refused
+        assert [g.id for g in list_games(db)] == []
+        return
+    record_game(db, play("kids", 1))
+    assert journal_mode(db) == "delete"
+    db.close()
+    with Database(read_only(url)) as ro:
+        with pytest.raises(StorageError) as failure:
+            ro.use_wal()
+        assert str(failure.value) == ("could not write to the game database: attempt to write a readonly "
+                                      "database; nothing was changed")
+        assert journal_mode(ro) == "delete"
+    db.use_wal()
+    assert journal_mode(db) == "wal"
+    with Database(url) as again:
+        assert journal_mode(again) == "wal" and len(list_games(again)) == 1
+    with Database("sqlite://") as memory:
+        memory.use_wal()
+        assert journal_mode(memory) == "memory"
+
+
 def test_a_write_failing_halfway_changes_nothing(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     part = play("yatzy", 4, actions=30)
     game_id = record_game(db, part)
@@ -734,6 +848,207 @@ def test_the_group_commit_takes_a_new_connection_when_its_own_broke(url: str) ->
         assert sorted(g.id for g in list_games(db)) == sorted([first, second])
 
 
+
+def test_sqlite_writers_of_one_process_take_turns_on_its_lock(db: Database) -> None:
+    """SQLite: a thread of this process that writes holds the database's lock, so another
+    thread's write waits on it rather than in SQLite's busy handler; PostgreSQL has no such
+    lock (its writers queue in the server)."""
+    import threading
+
+    if db.engine.dialect.name != "sqlite":
+        assert db.write_lock is None
+        return
+    assert db.write_lock is not None
+    lock = db.write_lock
+    free: list[bool] = []
+
+    def try_lock() -> None:  # another thread, while this one writes
+        taken = lock.acquire(blocking=False)
+        free.append(taken)
+        if taken:
+            lock.release()
+
+    with writing(db):
+        other = threading.Thread(target=try_lock)
+        other.start()
+        other.join()
+    try_lock()  # the write is over: free again
+    assert free == [False, True]
+
+
+def test_the_group_commit_writes_on_one_daemon_thread_and_keeps_its_connection(db: Database) -> None:
+    """Every write of a group commit runs on one thread of its own (named, and a daemon: it
+    never keeps the process from ending) over one connection kept from one transaction to the
+    next; a write handed in while the thread is alive starts no second thread."""
+    import asyncio
+    import threading
+
+    from yatzy.storage.database import GroupCommit
+
+    commits = GroupCommit(db)
+    ran_on: list[threading.Thread] = []
+
+    def write(s: Session, seed: int) -> int:
+        ran_on.append(threading.current_thread())
+        return record_game(s, play("kids", seed, actions=2))
+
+    async def two_writes() -> list[int]:
+        first = await commits.run(0, lambda s: write(s, 1))
+        connection = commits._connection
+        second = await commits.run(0, lambda s: write(s, 2))
+        assert connection is not None and commits._connection is connection
+        return [first, second]
+
+    try:
+        ids = asyncio.run(two_writes())
+        writers = [t for t in threading.enumerate() if t.name == "group-commit"]
+        assert writers == [ran_on[0]] == [ran_on[1]]
+        assert writers[0].daemon and writers[0] is not threading.main_thread()
+    finally:
+        commits.close()
+    assert not ran_on[0].is_alive()  # closed: the thread ends
+    assert sorted(g.id for g in list_games(db)) == sorted(ids)
+
+
+def in_one_batch(commits: Any, writes: Sequence[tuple[int, Any]]) -> list[Any]:
+    """Hand ``writes`` ((order, write) pairs) to a group commit so that they share one
+    transaction: a first write holds its thread until every one of them is handed in. Their
+    results (or errors), in the order given; ``then`` (if set) runs before the hold ends."""
+    import asyncio
+    import threading
+
+    async def main() -> list[Any]:
+        started, hold = threading.Event(), threading.Event()
+
+        def holding(s: Session) -> None:
+            started.set()
+            hold.wait(10)
+
+        first = asyncio.ensure_future(commits.run(-1, holding))
+        assert await asyncio.to_thread(started.wait, 10)
+        jobs = [asyncio.ensure_future(commits.run(order, write)) for order, write in writes]
+        await asyncio.sleep(0)  # each job hands its write in
+        hold.set()
+        await first
+        return await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), 30)
+
+    return asyncio.run(main())
+
+
+class Boom(Exception):
+    """Not a database error: a commit hook's own failure."""
+
+
+@pytest.mark.parametrize("failure, words", [
+    (OperationalError("COMMIT", {}, Exception("disk I/O error")),
+     "could not write to the game database: disk I/O error; nothing was changed"),
+    (Boom("the hook broke"), "the hook broke")])
+def test_a_failed_commit_fails_every_write_of_its_transaction(db: Database, failure: Exception,
+                                                             words: str) -> None:
+    """When the shared transaction's commit fails, each of its writes gets a storage error in
+    the commit's words (the database's own, or the error's) and none of them is stored."""
+    from yatzy.storage.database import GroupCommit
+
+    def commit_fails(s: Session) -> int:  # the connection's COMMIT fails (not a savepoint's)
+        def fail(_connection: Any) -> None:
+            raise failure
+        event.listen(s.connection(), "commit", fail, once=True)
+        return record_game(s, play("kids", 1, actions=2))
+
+    commits = GroupCommit(db)
+    try:
+        results = in_one_batch(commits, [(0, commit_fails),
+                                         (1, lambda s: record_game(s, play("kids", 2, actions=2)))])
+    finally:
+        commits.close()
+    assert [(type(r), str(r)) for r in results] == [(StorageError, words)] * 2
+    assert list_games(db) == []
+
+
+def test_in_one_transaction_a_refusal_and_a_database_error_reach_only_their_callers(db: Database) -> None:
+    """A clean refusal alone in a transaction is its caller's error as it is (no second
+    pass); with a database error in the same transaction, each write runs again in its own
+    savepoint: the failing one gets the error in the database's words, the refusal its own,
+    the others are stored."""
+    from yatzy.storage.database import GroupCommit
+
+    def refuse(s: Session) -> int:
+        raise Refused("seat taken")
+
+    def database_error(s: Session) -> int:
+        raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    commits = GroupCommit(db, clean=(Refused,))
+    try:
+        alone = in_one_batch(commits, [(0, lambda s: record_game(s, play("kids", 1, 2))), (1, refuse)])
+        mixed = in_one_batch(commits, [(0, lambda s: record_game(s, play("kids", 2, actions=2))),
+                                       (1, database_error), (2, refuse)])
+    finally:
+        commits.close()
+    assert [type(r) for r in alone] == [int, Refused] and str(alone[1]) == "seat taken"
+    assert [type(r) for r in mixed] == [int, StorageError, Refused]
+    assert str(mixed[1]) == "could not write to the game database: disk I/O error; nothing was changed"
+    assert sorted(g.id for g in list_games(db)) == sorted([alone[0], mixed[0]])
+
+
+def test_a_group_commits_writes_run_in_the_order_of_their_keys(db: Database) -> None:
+    """The writes of one transaction run by their order key (PostgreSQL locks rows in that
+    order), those of equal keys as they were handed in."""
+    from yatzy.storage.database import GroupCommit
+
+    ran: list[str] = []
+
+    def write(name: str) -> Any:
+        return lambda s: ran.append(name) or name
+
+    commits = GroupCommit(db)
+    try:
+        results = in_one_batch(commits, [(3, write("c")), (1, write("a")), (2, write("b")), (1, write("a2"))])
+    finally:
+        commits.close()
+    assert (ran, results) == (["a", "a2", "b", "c"], ["c", "a", "b", "a2"])
+
+
+def test_closing_a_group_commit_first_commits_the_writes_handed_in(db: Database) -> None:
+    """A close while writes wait for the thread: they are committed first, then the thread ends."""
+    import asyncio
+    import threading
+    import time
+
+    from yatzy.storage.database import GroupCommit
+
+    commits = GroupCommit(db)
+
+    async def main() -> list[Any]:
+        started, hold = threading.Event(), threading.Event()
+
+        def holding(s: Session) -> None:
+            started.set()
+            hold.wait(10)
+
+        first = asyncio.ensure_future(commits.run(-1, holding))
+        assert await asyncio.to_thread(started.wait, 10)
+        jobs = [asyncio.ensure_future(commits.run(n, lambda s, n=n: record_game(s, play("kids", n, 2))))
+                for n in (1, 2)]
+        await asyncio.sleep(0)
+        closing = asyncio.ensure_future(asyncio.to_thread(commits.close))
+        deadline = time.monotonic() + 10
+        while commits._queue.qsize() < 3 and time.monotonic() < deadline:  # the two writes and the stop
+            await asyncio.sleep(0.01)
+        writer = commits._thread
+        hold.set()
+        await first
+        await asyncio.wait_for(closing, 20)
+        assert writer is not None and not writer.is_alive()
+        return await asyncio.wait_for(asyncio.gather(*jobs), 10)
+
+    try:
+        ids = asyncio.run(main())
+    finally:
+        commits.close()
+    assert sorted(g.id for g in list_games(db)) == sorted(ids)
+
+
 # ---- the rooms' records (what the web's authority writes through RoomStore) ----------------
 
 @dataclasses.dataclass
@@ -773,6 +1088,41 @@ def test_a_rooms_actions_are_committed_on_its_version_and_load_back(db: Database
     same_game(record.game, game)
     assert store.versions([code, "NOSUCHROOM"]) == {code: 7}
     assert store.load("NOSUCHROOM") is None
+    with reading(db) as s:  # the room and its game begin at one moment
+        assert s.scalar(select(RoomRow.created_at).where(RoomRow.code == code)) == get_game(
+            db, held.game_id).started_at
+
+
+def test_a_new_rooms_code_that_another_room_has_is_drawn_again(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Codes are drawn at random: one that names a room already (an expired one too) is
+    drawn again, as often as it takes."""
+    store, _, taken = stored_room(db, new_game("kids", seed=1))
+    _, _, old = stored_room(db, new_game("kids", seed=2), "another-table")
+    store.touch([old], T0)
+    assert store.expire(idle_before=T0 + SECOND, finished_before=T0, now=T0) == [old]
+    draws = iter([taken, old, taken, "FRESH2345"])
+    monkeypatch.setattr(rooms_module, "new_code", lambda: next(draws))
+    _, held, code = stored_room(db, new_game("kids", seed=3), "third-table")
+    assert code == "FRESH2345" and next(draws, None) is None
+    record = store.load(code)
+    assert record is not None and record.id == held.id
+
+
+def test_a_commit_with_no_action_the_database_lacks_appends_nothing(db: Database) -> None:
+    """The room's log already holds every action of the game (``logged`` is its length): the
+    commit moves the version on and keeps the action id, and appends no row."""
+    game = new_game("kids", seed=3)
+    store, held, code = stored_room(db, game)
+    play_out(game, seed=3, actions=2)
+    store.commit_action(db, held, 0, None, None)
+    held.logged = 2
+    store.commit_action(db, held, 2, "again", 0)
+    with reading(db) as s:
+        assert sorted(s.scalars(select(RoomLogRow.position))) == [0, 1]
+    record = store.load(code)
+    assert record is not None and (record.version, record.accepted) == (2, {"again": (0, 2)})
+    same_game(record.game, game)
 
 
 def test_a_finished_rooms_save_holds_its_actions_and_only_at_the_stored_version(db: Database) -> None:
@@ -817,7 +1167,69 @@ def test_a_scorekeeper_rooms_correction_writes_its_save_anew(db: Database) -> No
     assert (record.saved, record.version) == (len(game.log), game.version)
     assert record.accepted == {"fix": (0, game.version)}
     same_game(record.game, game)
-    assert get_game(db, held.game_id).actions == len(game.log) == 5
+    summary = get_game(db, held.game_id)
+    assert summary.actions == len(game.log) == 5
+    with reading(db) as s:  # the room and its game's save were written at one moment
+        assert s.scalar(select(RoomRow.updated_at).where(RoomRow.code == code)) == summary.updated_at
+
+
+def test_a_room_loads_its_save_then_only_the_actions_appended_after_it(db: Database) -> None:
+    """The room's first four actions are in its game's save (the history brought up to date
+    while their rows in the room's log stayed); the room loads from that save and the two rows
+    appended after it, not from those four again."""
+    game = new_game("kids", seed=3)
+    store, held, code = stored_room(db, game)
+    play_out(game, seed=3, actions=4)
+    store.commit_action(db, held, 0, None, None)
+    held.logged = 4
+    record_game(db, game, game_id=held.game_id)
+    play_out(game, seed=3, actions=2)
+    store.commit_action(db, held, 4, None, None)
+    with reading(db) as s:  # the room's log still holds the first four
+        assert sorted(s.scalars(select(RoomLogRow.position))) == [0, 1, 2, 3, 4, 5]
+    record = store.load(code)
+    assert record is not None and (record.saved, record.version) == (4, 6)
+    same_game(record.game, game)
+
+
+def test_a_room_whose_game_no_longer_loads_is_refused_in_words(db: Database) -> None:
+    """A room whose save's dice no longer follow its seed does not load (its dice are the
+    server's: they are checked), in the words of the replay's refusal."""
+    game = new_game("kids", seed=4)
+    store, held, code = stored_room(db, game)
+    play_out(game, seed=4, actions=4)
+    store.commit_action(db, held, 0, None, None)
+    held.logged = 4
+    store.save_game(db, held)
+    with writing(db) as s:  # the first roll changed behind the game's back
+        row = s.get(GameRow, held.game_id)
+        assert row is not None
+        save = json.loads(json.dumps(row.save))
+        save["log"][0]["roll"]["result"] = [7 - d for d in save["log"][0]["roll"]["result"]]
+        row.save = save
+    with pytest.raises(YatzyError) as replayed:
+        games_module.replay_save(save, "server")
+    with pytest.raises(StorageError) as failure:
+        store.load(code)
+    assert str(failure.value) == f"stored game {held.game_id} does not load: {replayed.value}"
+
+
+def test_a_room_whose_game_was_deleted_by_hand_is_refused_in_words(db: Database, url: str) -> None:
+    """The sqlite3 shell keeps no foreign keys unless told to: a game deleted there leaves its
+    room, which then names the game it lacks (PostgreSQL always keeps them: no such room)."""
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL deletes a game's room with it")
+    store, held, code = stored_room(db, new_game("kids", seed=1))
+    db.close()
+    raw = sqlite3.connect(str(make_url(url).database))  # as the shell opens it: foreign keys off
+    try:
+        with raw:
+            raw.execute("DELETE FROM games WHERE id = ?", (held.game_id,))
+    finally:
+        raw.close()
+    with pytest.raises(StorageError) as failure:
+        store.load(code)
+    assert str(failure.value) == f"there is no game {held.game_id} in the database"
 
 
 def test_a_seats_token_is_issued_once_until_the_seat_is_freed(db: Database) -> None:
@@ -841,6 +1253,21 @@ def test_a_seats_token_is_issued_once_until_the_seat_is_freed(db: Database) -> N
     record = store.load(code)
     assert record is not None and record.taken == {0}
     assert store.issue_token(held.id, "seat", 1) is not None
+
+
+def test_only_a_seats_token_takes_holds_and_frees_a_seat(db: Database) -> None:
+    """The store takes a token's role and seat apart: a spectator's token given a seat's number
+    takes no seat, keeps none from a player and is not freed with it."""
+    store, held, code = stored_room(db, new_game("kids", seed=1))
+    watcher = store.issue_token(held.id, "spectator", 1)
+    assert watcher is not None and store.check_token(held.id, watcher) == ("spectator", 1)
+    record = store.load(code)
+    assert record is not None and record.taken == set()
+    seat = store.issue_token(held.id, "seat", 1)
+    assert seat is not None and store.check_token(held.id, seat) == ("seat", 1)
+    store.free_seat(held.id, 1)
+    assert store.check_token(held.id, seat) is None
+    assert store.check_token(held.id, watcher) == ("spectator", 1)
 
 
 def test_the_games_of_a_players_tokens(db: Database) -> None:
@@ -873,16 +1300,19 @@ def test_a_rooms_stand_ins_kept_seats_and_rematch_are_kept(db: Database) -> None
 def test_a_room_expires_idle_or_finished_and_its_moves_go_into_the_history(db: Database) -> None:
     """An unfinished room expires when it has not moved since ``idle_before``, a finished one
     since ``finished_before`` (each on its own clock, both sides of the moment); its appended
-    moves are written into its game's save first, and it expires once."""
+    moves are written into its game's save first (a game with none is not written again), and
+    it expires once."""
     game = new_game("kids", seed=1)
     store, held, idle = stored_room(db, game)
     play_out(game, seed=1, actions=3)
     store.commit_action(db, held, 0, "roll", 0)
     store.save_stand_ins(held.id, {1: "greedy"})
-    _, _, done = stored_room(db, play("kids", 2), "another-table")
+    _, finished, done = stored_room(db, play("kids", 2), "another-table")
+    as_stored = get_game(db, finished.game_id)
     store.touch([idle, done], T0)
     assert store.expire(idle_before=T0, finished_before=T0, now=T0) == []  # not moved since T0: not before
     assert store.expire(idle_before=T0, finished_before=T0 + SECOND, now=T0) == [done]
+    assert get_game(db, finished.game_id) == as_stored  # its save held every move: updated_at unchanged
     assert not store.expired(idle) and store.expired_among([idle, done]) == {done}
     assert store.expire(idle_before=T0 + SECOND, finished_before=T0 + SECOND, now=T0) == [idle]
     assert store.expire(idle_before=T0 + DAY, finished_before=T0 + DAY, now=T0) == []  # expired once
