@@ -5,8 +5,8 @@ The time comes from the work the build does, counted from the ruleset's states: 
 totals the solver works out for every card (from ``ulo`` to ``umax``: below, the bonus is out
 of reach and the values are copied), times the rolls a turn may still use, times the keeps of
 its dice (twice in Yahtzee, with its 50-or-0 box), at the rate measured on the project's
-2-core machine (Maxi with saved rolls 4.5 min, Maxi without 86 s, Yatzy 1.4 s, Osto 15 s,
-Yahtzee 0.7 s: within a sixth of each; docs/performance.md). It is a first guess for the new
+2-core machine (Maxi with saved rolls 182 s, Maxi without 55 s, Yatzy 0.8 s, Osto 10 s,
+Yahtzee 0.4 s: within a quarter of each; docs/performance.md). It is a first guess for the new
 game screen; the build itself measures its own rate (:mod:`yatzy.solver.tables`).
 """
 
@@ -20,7 +20,7 @@ from .kernel import MODE_YAHTZEE
 from .solve import cache_dir, check_solvable, table_key
 from .spec import SolverSpec
 
-WORK_PER_SECOND = 7.0e8
+WORK_PER_SECOND = 1.15e9
 """Work units (see the module) the solver does per second on the 2-core machine."""
 
 
