@@ -910,22 +910,31 @@ def test_the_group_commit_writes_on_one_daemon_thread_and_keeps_its_connection(d
     assert sorted(g.id for g in list_games(db)) == sorted(ids)
 
 
+async def hold_the_writer(commits: Any) -> tuple[Any, Any]:
+    """Hand a group commit a first write that holds its thread until the returned event is set;
+    back once the thread is in it (the writes handed in meanwhile wait for one transaction)."""
+    import asyncio
+    import threading
+
+    started, hold = threading.Event(), threading.Event()
+
+    def holding(s: Session) -> None:
+        started.set()
+        hold.wait(10)
+
+    first = asyncio.ensure_future(commits.run(-1, holding))
+    assert await asyncio.to_thread(started.wait, 10)
+    return first, hold
+
+
 def in_one_batch(commits: Any, writes: Sequence[tuple[int, Any]]) -> list[Any]:
     """Hand ``writes`` ((order, write) pairs) to a group commit so that they share one
     transaction: a first write holds its thread until every one of them is handed in. Their
     results (or errors), in the order given; ``then`` (if set) runs before the hold ends."""
     import asyncio
-    import threading
 
     async def main() -> list[Any]:
-        started, hold = threading.Event(), threading.Event()
-
-        def holding(s: Session) -> None:
-            started.set()
-            hold.wait(10)
-
-        first = asyncio.ensure_future(commits.run(-1, holding))
-        assert await asyncio.to_thread(started.wait, 10)
+        first, hold = await hold_the_writer(commits)
         jobs = [asyncio.ensure_future(commits.run(order, write)) for order, write in writes]
         await asyncio.sleep(0)  # each job hands its write in
         hold.set()
@@ -1012,7 +1021,6 @@ def test_a_group_commits_writes_run_in_the_order_of_their_keys(db: Database) -> 
 def test_closing_a_group_commit_first_commits_the_writes_handed_in(db: Database) -> None:
     """A close while writes wait for the thread: they are committed first, then the thread ends."""
     import asyncio
-    import threading
     import time
 
     from yatzy.storage.database import GroupCommit
@@ -1020,14 +1028,7 @@ def test_closing_a_group_commit_first_commits_the_writes_handed_in(db: Database)
     commits = GroupCommit(db)
 
     async def main() -> list[Any]:
-        started, hold = threading.Event(), threading.Event()
-
-        def holding(s: Session) -> None:
-            started.set()
-            hold.wait(10)
-
-        first = asyncio.ensure_future(commits.run(-1, holding))
-        assert await asyncio.to_thread(started.wait, 10)
+        first, hold = await hold_the_writer(commits)
         jobs = [asyncio.ensure_future(commits.run(n, lambda s, n=n: record_game(s, play("kids", n, 2))))
                 for n in (1, 2)]
         await asyncio.sleep(0)

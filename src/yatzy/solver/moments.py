@@ -23,7 +23,7 @@ from numba import njit, prange
 from ..errors import InvalidActionError
 from .dist_kernel import _first_best_keeps, _score_rows
 from .kernel import MODE_BANK, MODE_YAHTZEE, expect
-from .solve import Progress, Solution, _write_atomically, cache_dir, table_key
+from .solve import Progress, Solution, cache_dir, save_array, table_key
 
 
 @njit(cache=True, nogil=True)
@@ -158,11 +158,5 @@ def second_moments(solution: Solution, use_cache: bool = True,
         return np.load(path, mmap_mode="r")
     W = build(solution, progress)
     if use_cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-
-        def save(tmp: Path) -> None:
-            with open(tmp, "wb") as fh:
-                np.save(fh, W)
-
-        _write_atomically(path, save)
+        save_array(path, W)
     return W

@@ -107,6 +107,17 @@ def _write_atomically(path: Path, write: Callable[[Path], object]) -> None:
             os.unlink(tmp)
 
 
+def save_array(path: Path, values: np.ndarray) -> None:
+    """``values`` as the .npy file ``path``, written atomically (its folder made if need be)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+
+    def save(tmp: Path) -> None:
+        with open(tmp, "wb") as fh:  # np.save to a name would add .npy to the temporary one
+            np.save(fh, values)
+
+    _write_atomically(path, save)
+
+
 def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = True,
           progress: Progress | None = None) -> Solution:
     """Solve a ruleset exactly, or load its table from the cache (memory-mapped).
@@ -137,13 +148,7 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
         seconds = time.perf_counter() - t0
         sol = Solution(spec, values, seconds)
         if use_cache:
-            path.parent.mkdir(parents=True, exist_ok=True)
-
-            def save_values(tmp: Path) -> None:
-                with open(tmp, "wb") as fh:
-                    np.save(fh, values)
-
-            _write_atomically(path, save_values)
+            save_array(path, values)
     else:  # written a layer at a time to its file, memory-mapped from there
         path.parent.mkdir(parents=True, exist_ok=True)
         if use_cache:

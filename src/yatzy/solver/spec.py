@@ -192,33 +192,31 @@ class SolverSpec:
                               for i in range(self.n_cat + 1)], dtype=np.int64)
         return masks
 
+    def _upper_points(self, filled: bool) -> np.ndarray:
+        """For each mask, the most its upper boxes can hold: those filled (``filled``) or those
+        still open (the best points of each box, summed)."""
+        is_upper, _, _ = self.bonus
+        nm = 1 << self.n_cat
+        best = self.score.max(axis=1)
+        ar = np.arange(nm, dtype=np.int64)
+        total = np.zeros(nm, dtype=np.int64)
+        for i in range(self.n_cat):
+            if is_upper[i]:
+                total += (((ar >> i) & 1) == int(filled)) * best[i]
+        return total
+
     @cached_property
     def umax(self) -> np.ndarray:
         """Largest capped upper total reachable in each mask."""
-        is_upper, cap, _ = self.bonus
-        nm = 1 << self.n_cat
-        best = self.score.max(axis=1)
-        tot = np.zeros(nm, dtype=np.int64)
-        ar = np.arange(nm, dtype=np.int64)
-        for i in range(self.n_cat):
-            if is_upper[i]:
-                tot += ((ar >> i) & 1) * best[i]
-        return np.minimum(tot, cap)
+        return np.minimum(self._upper_points(filled=True), self.bonus[1])
 
     @cached_property
     def ulo(self) -> np.ndarray:
         """In each mask, the highest upper total from which the open upper boxes cannot reach
         the bonus threshold any more (0 where every total can; at most ``umax``): every total
         up to it has the same value, the bonus lost whatever it is."""
-        is_upper, cap, _ = self.bonus
-        nm = 1 << self.n_cat
-        best = self.score.max(axis=1)
-        left = np.zeros(nm, dtype=np.int64)
-        ar = np.arange(nm, dtype=np.int64)
-        for i in range(self.n_cat):
-            if is_upper[i]:
-                left += (1 - ((ar >> i) & 1)) * best[i]
-        return np.minimum(np.maximum(cap - left - 1, 0), self.umax)
+        cap = self.bonus[1]
+        return np.minimum(np.maximum(cap - self._upper_points(filled=False) - 1, 0), self.umax)
 
     @cached_property
     def yahtzee(self) -> tuple[int, np.ndarray, np.ndarray, float]:
