@@ -171,7 +171,6 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
     return sol
 
 
-
 IN_MEMORY = 256 * 2**20
 """Bytes of the biggest table built whole in memory; a bigger one (Maxi's) is written to its
 file a layer at a time (:func:`build_into`), so its build holds two layers of cards, not the
