@@ -45,4 +45,8 @@ def test_a_long_kernel_call_leaves_other_threads_running() -> None:
     thread.join()
     took = time.perf_counter() - t0
     assert took > 0.3, "the call should be long enough to show a blocked thread"
-    assert max(gaps) < 0.25, (max(gaps), took)
+    # a kernel holding the GIL would stop this loop for the whole call (one gap near ``took``);
+    # a busy machine may stop it for a fraction of a second anyway, so the bound is the call's
+    # quarter, not a fixed time (CI's loaded machine once gave a gap of 0.29 s in a 2.9 s call)
+    assert max(gaps) < took / 4, (max(gaps), took)
+    assert len(gaps) >= 4
