@@ -72,7 +72,9 @@ def score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, m
     (pos_cat); a box where it scores is worth at least its zero, so Z never overstates.
     Each open box's row is copied once into ``R`` (scratch, a row a box) and the rolls read it
     there, two-dimensional, with the loops written out: half the time of finding the row in V
-    again for every roll (this step is most of a card's work).
+    again for every roll (this step is most of a card's work). The rare offers (a joker, the
+    Yahtzee box's 50) go through :func:`_offer`; the common one repeats its loops on purpose:
+    through ``_offer`` on ``R`` too, a whole Yatzy build took 1.3 times as long.
     """
     C, NR = score.shape
     opn = open_bits[m]
