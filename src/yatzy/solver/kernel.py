@@ -14,9 +14,12 @@ bit what solving each would give: Maxi solves 36 upper totals a card instead of 
 A layer of cards (the same number of boxes filled) reads only the values of the layer after
 it: each is an array of its own, a card's row in it given by ``slot``, so a build holds two
 layers and not the whole table (:mod:`.solve` writes a big table to its file a layer at a time).
+In a saved-roll game a layer's rows hold its banks 0..top and the next layer's 0..next_top
+(read from the arrays' shapes): the bank cap in a whole table, fewer in the early layers of
+the exact value with no cap (a game cannot have saved more by then).
 
-Within a turn, keeps are sorted multisets indexed by size. With ``L`` the values of full
-rolls one level down, the expected value of a keep is the average over one more die
+Within a turn, keeps are sorted multisets indexed by size. With the values of full rolls one
+level down (the full rolls' rows of ``X``), the expected value of a keep is the average over one more die
 (``child``), and the best keep reachable from a roll is a max over one-die removals
 (``sub_idx``) — both a few thousand vector operations per level. The turn's value is the
 first roll's values weighted by their chances (``roll_prob``).
@@ -63,83 +66,83 @@ def best_keeps(X, sub_ptr, sub_idx, U, must_keep_one):  # noqa: ANN001, ANN201
 
 @njit(cache=True, nogil=True, fastmath=FAST)
 def score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok,
-               five_face, extra_bonus, next_aux, pos_ptr, pos_cat):  # noqa: ANN001, ANN201
+               five_face, extra_bonus, next_aux, pos_ptr, pos_cat, cats, offs, bases):  # noqa: ANN001, ANN201
     """S[r, t]: best value of scoring roll r now, from (m, a, u = lo + t), next state's aux next_aux;
     ``V`` holds the values of the next layer's cards, card m' in row ``slot[m']``.
 
-    Filling a box with 0 is worth that box's row of V whatever the roll, so the best zero
-    (Z) is computed once and each roll only visits the boxes where it scores points
-    (pos_cat); a box where it scores is worth at least its zero, so Z never overstates.
-    Each open box's row is copied once into ``R`` (scratch, a row a box) and the rolls read it
-    there, two-dimensional, with the loops written out: half the time of finding the row in V
-    again for every roll (this step is most of a card's work). The rare offers (a joker, the
-    Yahtzee box's 50) go through :func:`_offer`; the common one repeats its loops on purpose:
-    through ``_offer`` on ``R`` too, a whole Yatzy build took 1.3 times as long.
+    Each open box's row of V is copied once into ``R[c]``, past ``cap`` with the value at ``cap``
+    (an upper box's points past the threshold leave u at cap), and the Yahtzee box's row with aux
+    1 (the 50 scored) into ``R[C]``: so every way of scoring a roll, joker or not, is an offer of
+    points ``base`` plus the row ``R[cats[i]]`` from column ``offs[i]``. Filling a box with 0 is
+    worth its row whatever the roll, so the best zero (Z) is computed once and each roll only
+    visits the boxes where it scores points (pos_cat); a box where it scores is worth at least
+    its zero, so Z never overstates. A joker fills any open box it may, at its joker points.
+
+    A roll's offers are listed first (cats, offs, bases: scratch), then its row is made eight
+    columns at a time, the best so far in eight locals: stored once, where a loop over the
+    columns for each offer stored every step (the scoring was two thirds of a card's time).
+    ``W`` is a multiple of 8.
     """
     C, NR = score.shape
     opn = open_bits[m]
+    ymode = mode == MODE_YAHTZEE
     for t in range(W):
         Z[t] = NEG
     for c in range(C):
         if (opn >> c) & 1:
-            a2 = (0 if c == ycat else a) if mode == MODE_YAHTZEE else next_aux
-            row = V[slot[m | (1 << c)], a2]
-            for u in range(cap + 1):
-                R[c, u] = row[u]
+            row_aux = (0 if c == ycat else a) if ymode else next_aux
+            _copy_row(R[c], V[slot[m | (1 << c)], row_aux], cap)
             for t in range(W):
-                Z[t] = max(Z[t], row[lo + t])
-    yfilled = mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1
+                Z[t] = max(Z[t], R[c, lo + t])
+    if ymode and (opn >> ycat) & 1:
+        _copy_row(R[C], V[slot[m | (1 << ycat)], 1], cap)
+    yfilled = ymode and (m >> ycat) & 1 == 1
     for r in range(NR):
-        if yfilled and five_face[r] > 0:  # a joker: any open box it may fill, at its joker points
-            for t in range(W):
-                S[r, t] = NEG
+        K = 0
+        joker = yfilled and five_face[r] > 0
+        if joker:
             bonus = np.float32(extra_bonus if a == 1 else 0.0)
             for c in range(C):
                 pts = jok[m, five_face[r] - 1, c]
                 if pts >= 0:
-                    _offer(S[r], np.float32(pts) + bonus, V[slot[m | (1 << c)], a], pts,
-                           is_upper[c], cap, lo, W)
-            continue
-        Srow = S[r]
-        for t in range(W):
-            Srow[t] = Z[t]
-        for i in range(pos_ptr[r], pos_ptr[r + 1]):
-            c = pos_cat[i]
-            if (opn >> c) & 1 == 0:
-                continue
-            pts = score[c, r]
-            base = np.float32(pts)
-            if mode == MODE_YAHTZEE and c == ycat:  # the 50 scored: the box's row with aux 1, not R's
-                row = V[slot[m | (1 << c)], 1]
-                for t in range(W):
-                    Srow[t] = max(Srow[t], base + row[lo + t])
-                continue
-            if is_upper[c]:
-                lim = min(max(cap - pts - lo, 0), W)
-                off = lo + pts
-                for t in range(lim):
-                    Srow[t] = max(Srow[t], base + R[c, off + t])
-                top = base + R[c, cap]
-                for t in range(lim, W):
-                    Srow[t] = max(Srow[t], top)
+                    cats[K], offs[K], bases[K] = c, lo + pts if is_upper[c] else lo, np.float32(pts) + bonus
+                    K += 1
+        else:
+            for i in range(pos_ptr[r], pos_ptr[r + 1]):
+                c = pos_cat[i]
+                if (opn >> c) & 1 == 0:
+                    continue
+                pts = score[c, r]
+                if ymode and c == ycat:  # the 50 scored: the box's row with aux 1
+                    cats[K], offs[K] = C, lo
+                else:
+                    cats[K], offs[K] = c, lo + pts if is_upper[c] else lo
+                bases[K] = np.float32(pts)
+                K += 1
+        out = S[r]
+        for b in range(0, W, 8):
+            if joker:
+                a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = NEG
             else:
-                for t in range(W):
-                    Srow[t] = max(Srow[t], base + R[c, lo + t])
+                a0, a1, a2, a3 = Z[b], Z[b + 1], Z[b + 2], Z[b + 3]
+                a4, a5, a6, a7 = Z[b + 4], Z[b + 5], Z[b + 6], Z[b + 7]
+            for i in range(K):
+                q = R[cats[i], offs[i] + b:offs[i] + b + 8]
+                p = bases[i]
+                a0, a1, a2, a3 = max(a0, p + q[0]), max(a1, p + q[1]), max(a2, p + q[2]), max(a3, p + q[3])
+                a4, a5, a6, a7 = max(a4, p + q[4]), max(a5, p + q[5]), max(a6, p + q[6]), max(a7, p + q[7])
+            out[b], out[b + 1], out[b + 2], out[b + 3] = a0, a1, a2, a3
+            out[b + 4], out[b + 5], out[b + 6], out[b + 7] = a4, a5, a6, a7
 
 
-@njit(cache=True, nogil=True, fastmath=FAST, inline="always")
-def _offer(Srow, base, row, pts, upper, cap, lo, W):  # noqa: ANN001, ANN201
-    """Srow[t] = max(Srow[t], base + value after the box at u = lo + t), the upper total moving by pts."""
-    if upper:
-        lim = min(max(cap - pts - lo, 0), W)
-        for t in range(lim):
-            Srow[t] = max(Srow[t], base + row[lo + t + pts])
-        top = base + row[cap]
-        for t in range(lim, W):
-            Srow[t] = max(Srow[t], top)
-    else:
-        for t in range(W):
-            Srow[t] = max(Srow[t], base + row[lo + t])
+@njit(cache=True, nogil=True, inline="always")
+def _copy_row(dst, row, cap):  # noqa: ANN001, ANN201
+    """dst[u] = row[min(u, cap)] over all of dst."""
+    for u in range(cap + 1):
+        dst[u] = row[u]
+    top = row[cap]
+    for u in range(cap + 1, dst.shape[0]):
+        dst[u] = top
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
@@ -148,57 +151,63 @@ def solve_mask(m, out, V, slot, score, is_upper, open_bits, cap, n, child, start
                pos_ptr, pos_cat, roll_prob, umax, ulo):  # noqa: ANN001, ANN201
     """Solve every (aux, u) of card m into ``out[slot[m]]`` from the values of the next layer's
     cards (``V``, by ``slot`` too): u from ulo[m] to umax[m] solved, below ulo[m] copied (the
-    module's docstring)."""
+    module's docstring).
+
+    The columns are padded to a multiple of 8 (the scoring's blocks); a padded column is
+    never read into a real one (the upper total moves only through R) and never stored. The
+    full rolls' rows of X hold the level below between levels (expect writes only the smaller
+    keeps), so no copy of them is kept apart.
+    """
     NK = child.shape[0]
-    NR = score.shape[1]
+    C, NR = score.shape
     lo = ulo[m]
-    W = umax[m] + 1 - lo
+    Wt = umax[m] + 1 - lo
+    W = (Wt + 7) // 8 * 8
     here = out[slot[m]]
     full0 = start[n]
     X = np.empty((NK, W), dtype=np.float32)
     S = np.empty((NR, W), dtype=np.float32)
-    L = np.empty((NR, W), dtype=np.float32)
     Z = np.empty(W, dtype=np.float32)
-    R = np.empty((score.shape[0], cap + 1), dtype=np.float32)
+    # an upper offer reads up to lo + points + W: past cap by at most 6n + W
+    R = np.empty((C + 1, cap + 1 + 6 * n + W), dtype=np.float32)
+    cats = np.empty(C, dtype=np.int64)
+    offs = np.empty(C, dtype=np.int64)
+    bases = np.empty(C, dtype=np.float32)
     n_aux = 2 if mode == MODE_YAHTZEE else 1
     if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 0:
         n_aux = 1
-    levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
+    # the banks this layer holds and the next one's (bank_cap each in a whole table; fewer in
+    # early layers of a table bounded by what a bank can hold after its turns)
+    top, next_top = here.shape[0] - 1, V.shape[1] - 1
+    levels = rolls - 1 + (top if mode == MODE_BANK else 0)
     for a in range(n_aux):
-        next_aux = 0
         score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
-                   extra_bonus, next_aux, pos_ptr, pos_cat)
+                   extra_bonus, 0, pos_ptr, pos_cat, cats, offs, bases)
         for r in range(NR):
             for t in range(W):
-                L[r, t] = S[r, t]
+                X[full0 + r, t] = S[r, t]
         for j in range(1, levels + 1):
-            for r in range(NR):
-                for t in range(W):
-                    X[full0 + r, t] = L[r, t]
             expect(X, child, start, n, W)
             if mode == MODE_BANK:
                 if j - 1 >= rolls - 1:
                     b = j - 1 - (rolls - 1)
-                    for t in range(W):
+                    for t in range(Wt):
                         here[b, lo + t] = X[0, t]
-                if j <= bank_cap:
+                if j <= next_top:
                     score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat,
-                               jok, five_face, extra_bonus, j, pos_ptr, pos_cat)
+                               jok, five_face, extra_bonus, j, pos_ptr, pos_cat, cats, offs, bases)
             for r in range(NR):
                 for t in range(W):
-                    X[full0 + r, t] = max(S[r, t], L[r, t])
+                    X[full0 + r, t] = max(S[r, t], X[full0 + r, t])
             best_keeps(X, sub_ptr, sub_idx, W, must_keep_one)
-            for r in range(NR):
-                for t in range(W):
-                    L[r, t] = X[full0 + r, t]
         # the turn's value: the first roll's values weighted by their chances
         acc = np.zeros(W, dtype=np.float64)
         for r in range(NR):
             p = roll_prob[r]
             for t in range(W):
-                acc[t] += p * L[r, t]
-        b = bank_cap if mode == MODE_BANK else a
-        for t in range(W):
+                acc[t] += p * X[full0 + r, t]
+        b = top if mode == MODE_BANK else a
+        for t in range(Wt):
             here[b, lo + t] = acc[t]
     # the hopeless totals below lo: lo's values (every aux this mask wrote)
     for b in range(here.shape[0]):
