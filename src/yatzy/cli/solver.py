@@ -71,9 +71,11 @@ def _games(n: int) -> str:
     return ngettext("{n} game", "{n} games", n).format(n=n)
 
 
-def _progress_solve(rs: Ruleset, use_cache: bool, bank_cap: int | None = None) -> Solution:
-    """The ruleset solved (or its table loaded from the cache), with a progress bar."""
-    from ..solver.solve import solve
+def _progress_solve(rs: Ruleset, use_cache: bool, bank_cap: int | None = None,
+                    no_cap: bool = False) -> Solution:
+    """The ruleset solved (or its table loaded from the cache), with a progress bar; with
+    ``no_cap``, its exact value with no bank cap (no table kept)."""
+    from ..solver.solve import exact_value, solve
 
     with progress_bar() as bar:
         task = bar.add_task(_("solving {rules}").format(rules=rs.name), total=None, unit=_("cards"))
@@ -81,6 +83,8 @@ def _progress_solve(rs: Ruleset, use_cache: bool, bank_cap: int | None = None) -
         def report(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
+        if no_cap:
+            return exact_value(rs, progress=report)
         return solve(rs, use_cache=use_cache, bank_cap=bank_cap, progress=report)
 
 
@@ -91,6 +95,9 @@ def solve(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="solve again, ignore the cache")] = False,
     bank_cap: Annotated[int | None, typer.Option(
         help="saved-roll games: most saved rolls the solver tracks (default: osto 16, maxi 4)")] = None,
+    no_cap: Annotated[bool, typer.Option(
+        "--no-cap", help="saved-roll games: the exact value with no bank cap at all (minutes for "
+                         "maxi; no table is kept)")] = False,
     as_json: JsonOpt = False,
     lang: LangOpt = "en",
 ) -> None:
@@ -98,9 +105,12 @@ def solve(
     rs = ruleset_from(rules_, option)
     if bank_cap is not None and bank_cap < 0:
         fail(_("the bank cap is 0 or more, not {cap}").format(cap=bank_cap))
+    if no_cap and bank_cap is not None:
+        fail(_("--no-cap and --bank-cap {cap} ask for two different solves; give one of them").format(
+            cap=bank_cap))
     t0 = time.perf_counter()
     try:
-        sol = _progress_solve(rs, not no_cache, bank_cap)
+        sol = _progress_solve(rs, not no_cache, bank_cap, no_cap)
     except YatzyError as e:
         fail(e)
     seconds = time.perf_counter() - t0
@@ -108,10 +118,13 @@ def solve(
            "expected_score": sol.expected_score, "states": sol.states, "seconds": seconds}
     if rs.saved_rolls:
         out["bank_cap"] = sol.spec.bank_cap
+        out["no_cap"] = no_cap
     if as_json:
         print(json.dumps(out))
     else:
-        console.print(_("{title}: expected score {score} ({states}, {seconds} s)").format(
+        said = (_("{title} with no bank cap: expected score {score} ({states}, {seconds} s)") if no_cap
+                else _("{title}: expected score {score} ({states}, {seconds} s)"))
+        console.print(said.format(
             title=_(rs.title), score=f"[bold]{number(sol.expected_score, 4)}[/]",
             states=ngettext("{n} state", "{n} states", sol.states).format(n=number(sol.states)),
             seconds=number(seconds, 2)), soft_wrap=True)
