@@ -23,13 +23,13 @@ import numpy as np  # noqa: E402
 from yatzy.bots import make_bot, run  # noqa: E402
 from yatzy.game import Game  # noqa: E402
 from yatzy.registry import get_ruleset  # noqa: E402
-from yatzy.solver.coach import warm_up  # noqa: E402
 from yatzy.solver.distribution import distribution  # noqa: E402
 from yatzy.solver.moments import build as build_second_moments  # noqa: E402
 from yatzy.solver.playout import read_only  # noqa: E402
 from yatzy.solver.simulate import simulate_optimal  # noqa: E402
 from yatzy.solver.solve import Solution, solve  # noqa: E402
 from yatzy.solver.spec import SolverSpec  # noqa: E402
+from yatzy.solver.warm import warm_up  # noqa: E402
 
 
 def solver() -> None:

@@ -218,17 +218,18 @@ def test_a_full_card_is_refused() -> None:
 
 
 def test_the_warm_up_compiles_every_kernel_a_query_calls() -> None:
-    """A front end's start warms the coach up (yatzy.solver.coach.warm_up_soon): in a new
-    process its kernels have no compiled code until the warm-up, and every one has it after,
-    so a player's first question after an install waits for no compiler."""
+    """A front end's start warms the solver up (yatzy.solver.warm.warm_up_soon): in a new
+    process the coach's kernels and the target's end game have no compiled code until the
+    warm-up, and every one has it after, so a player's first question after an install (a
+    ranking, odds, a target) waits for no compiler."""
     import subprocess
     import sys
 
-    probe = ("from yatzy.solver import coach, ranking\n"
-             "kernels = (ranking.rank, ranking.odds, ranking.rank_many)\n"
+    probe = ("from yatzy.solver import endgame, ranking, warm\n"
+             "kernels = (ranking.rank, ranking.odds, ranking.rank_many, endgame._solve)\n"
              "assert not any(k.signatures for k in kernels)\n"
-             "coach.warm_up_soon(); coach.warm_up_soon()\n"
-             "coach._warming.join(120)\n"
+             "warm.warm_up_soon(); warm.warm_up_soon()\n"
+             "warm._warming.join(240)\n"
              "assert all(k.signatures for k in kernels), [k.signatures for k in kernels]\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

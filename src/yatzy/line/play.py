@@ -36,7 +36,8 @@ from ..narration import (
 from ..recording import Recorder
 from ..seats import Seat
 from ..session import DEFAULT_SAVE, Preparing, SaveError, Session
-from ..solver.coach import Option, warm_up_soon
+from ..solver.coach import Option
+from ..solver.warm import warm_up_soon
 from ..views import GameView
 from .card import help_table, scorecard, standings_text
 from .coach import LineCoach

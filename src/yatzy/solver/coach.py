@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -23,8 +22,6 @@ from ..rulesets.yahtzee import YahtzeeRuleset
 from . import kernel, ranking
 from .playout import read_only
 from .solve import Solution
-
-log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -363,8 +360,8 @@ def warm_up() -> None:
     """Compile the coach's kernels now (or load them compiled: a fraction of a second), so that
     a player's first question after an install does not wait for Numba (10-20 s once per
     machine): one ranking, with odds and in a batch, on a Kids table of zeros (the kernels'
-    compiled code serves every ruleset; no table is built or read). For a background thread
-    at start."""
+    compiled code serves every ruleset; no table is built or read). A front end calls it
+    through :func:`.warm.warm_up_soon`."""
     from ..registry import get_ruleset
     from .spec import SolverSpec
 
@@ -374,25 +371,6 @@ def warm_up() -> None:
     pos = coach.position((), range(1, spec.ruleset.dice + 1), 2, upper=0)
     coach.options(pos, with_odds=True)
     coach.rank_many([pos])
-
-
-_warming: threading.Thread | None = None
-
-
-def warm_up_soon() -> None:
-    """:func:`warm_up` in a daemon thread, once per process: a front end calls it as it starts,
-    and nothing ever waits for it (a failure is logged; the first query then compiles)."""
-    global _warming
-    if _warming is None:
-        _warming = threading.Thread(target=_warm_quietly, name="coach warm-up", daemon=True)
-        _warming.start()
-
-
-def _warm_quietly() -> None:
-    try:
-        warm_up()
-    except Exception:
-        log.exception("the coach's kernels could not be compiled ahead of its first query")
 
 
 def filled_from_text(text: str) -> list[str]:

@@ -21,7 +21,7 @@ from textual.theme import BUILTIN_THEMES, Theme
 from ..game import Game
 from ..i18n import _, check_language, language
 from ..session import Session
-from ..solver.coach import warm_up_soon
+from ..solver.warm import warm_up_soon
 from ..views import and_list
 from .dialogs import ConfirmScreen, TooSmallScreen
 from .play import PlayScreen

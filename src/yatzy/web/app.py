@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from ..solver.coach import warm_up_soon
+from ..solver.warm import warm_up_soon
 from ..storage import Database
 from . import coaching
 from .budget import TableBudget, tables_in_use
