@@ -18,15 +18,15 @@ from numba import njit
 
 from ..dice import sub_multisets
 from . import kernel
-from .kernel import MODE_BANK, MODE_YAHTZEE
-from .playout import lean_turn
+from .kernel import MODE_BANK, MODE_YAHTZEE, NEG
+from .playout import _expect, score_rolls
 from .spec import SolverSpec
 
 # the packed array's header: sizes and scalars, then where each table starts
 (H_C, H_NR, H_NK, H_NJ, H_CAP, H_N, H_MODE, H_YCAT, H_ROLLS, H_BANK, H_MKO, H_LEVELS, H_BONUS,
  H_ODDS, H_WIDTH) = range(15)
 HEAD = 16
-N_TABLES = 13
+N_TABLES = 14
 
 
 def pack(spec: SolverSpec) -> np.ndarray:
@@ -44,8 +44,12 @@ def pack(spec: SolverSpec) -> np.ndarray:
     keep_idx = np.array([k for x in per_roll for k in x], dtype=np.int64)
     # the boxes whose odds a keep shows: not an upper box, not chance (hitting them says nothing)
     odds_bits = sum(1 << i for i, c in enumerate(ids) if not a.is_upper[i] and c != "chance")
+    # each keep's one-die removals, six a row as child has them, a face not in the keep naming the
+    # keep itself (a maximum with itself changes nothing): the best-keep pass without branches
+    _, sub = spec.child_sub
+    removals = np.where(sub >= 0, sub, np.arange(len(keeps))[:, None])
     tables = [a.score, a.is_upper, a.open_bits, a.child, a.start, a.jok, a.five_face, a.sub_ptr,
-              a.sub_idx, a.pos_ptr, a.pos_cat, keep_ptr, keep_idx]
+              a.sub_idx, a.pos_ptr, a.pos_cat, keep_ptr, keep_idx, removals]
     assert len(tables) == N_TABLES
     head = np.zeros(HEAD + N_TABLES + 1, dtype=np.int64)
     head[:H_WIDTH + 1] = (len(ids), len(spec.rolls), len(keeps), a.jok.shape[0], a.cap, a.n, a.mode,
@@ -64,7 +68,40 @@ def _tables(T):  # noqa: ANN001, ANN201
     return (T[o[0]:o[1]].reshape((C, NR)), T[o[1]:o[2]], T[o[2]:o[3]],
             T[o[3]:o[4]].reshape((NK, 6)), T[o[4]:o[5]], T[o[5]:o[6]].reshape((NJ, 6, C)),
             T[o[6]:o[7]], T[o[7]:o[8]], T[o[8]:o[9]], T[o[9]:o[10]], T[o[10]:o[11]],
-            T[o[11]:o[12]], T[o[12]:o[13]])
+            T[o[11]:o[12]], T[o[12]:o[13]], T[o[13]:o[14]].reshape((NK, 6)))
+
+
+@njit(cache=True, nogil=True, fastmath=kernel.FAST)
+def _turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat, jok, five_face,
+          extra_bonus, bank_cap, must_keep_one, removals, S, EX, Y):  # noqa: ANN001, ANN201
+    """playout.lean_turn's S and EX (the same values: maxima and the same sums in the same order),
+    its best-keep pass over ``removals``, six a keep, with no branch (lean_turn's loop over each
+    keep's one to five removals, mispredicted, was most of a turn with two rolls left)."""
+    full0 = start[n]
+    for j in range(left + 1):
+        if j == 0 or (mode == MODE_BANK and j <= bank_cap):
+            score_rolls(S[j], m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok,
+                        five_face, extra_bonus, j)
+        else:
+            S[j, :] = S[j - 1, :]
+    if left == 0:
+        return
+    X = EX[0]
+    X[full0:] = S[0]
+    _expect(X, child, full0)
+    NR = score.shape[1]
+    for j in range(1, left):
+        Y[:] = EX[j - 1]
+        for r in range(NR):
+            Y[full0 + r] = max(S[j, r], EX[j - 1, full0 + r])
+        if must_keep_one:
+            Y[0] = NEG
+        for k in range(1, Y.shape[0]):
+            s = removals[k]
+            Y[k] = max(max(max(Y[k], Y[s[0]]), max(Y[s[1]], Y[s[2]])), max(max(Y[s[3]], Y[s[4]]), Y[s[5]]))
+        X = EX[j]
+        X[full0:] = Y[full0:]
+        _expect(X, child, full0)
 
 
 @njit(cache=True, nogil=True)
@@ -74,8 +111,8 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):
     Action codes: keep k is k, box c is NK + c. ``turn_done``: S and EX already hold this
     card's turn for ``left`` rolls or more (its levels do not depend on how many were asked).
     """
-    (score, is_upper, open_bits, child, start, jok, five, sub_ptr, sub_idx, pos_ptr, pos_cat,
-     keep_ptr, keep_idx) = _tables(T)
+    (score, is_upper, open_bits, child, start, jok, five, _, _, _, _, keep_ptr, keep_idx,
+     removals) = _tables(T)
     C, NK, cap, mode, ycat = T[H_C], T[H_NK], T[H_CAP], T[H_MODE], T[H_YCAT]
     bonus = T[H_BONUS]
     n_opt = 0
@@ -84,9 +121,8 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):
         upper = np.empty(C, dtype=np.bool_)
         for c in range(C):
             upper[c] = is_upper[c] != 0
-        lean_turn(m, a, u, left, V, score, upper, open_bits, cap, T[H_N], child, start, mode,
-                  ycat, jok, five, np.float32(bonus), T[H_ROLLS], T[H_BANK], T[H_MKO] != 0,
-                  sub_ptr, sub_idx, pos_ptr, pos_cat, np.empty(0, dtype=np.float64), S, EX, Y)
+        _turn(m, a, u, left, V, score, upper, open_bits, cap, T[H_N], child, start, mode, ycat, jok,
+              five, np.float32(bonus), T[H_BANK], T[H_MKO] != 0, removals, S, EX, Y)
     if left > 0:
         for i in range(keep_ptr[r], keep_ptr[r + 1]):
             k = keep_idx[i]
@@ -198,7 +234,7 @@ def odds(T, m, left, r, act, n_opt, cats, probs):  # noqa: ANN001, ANN201
     Written one keep after another into cats/probs (box, chance); returns each option's count.
     Every box at once, one column each, through the solver's own expect (and best keeps).
     """
-    (score, _, open_bits, child, start, _, _, sub_ptr, sub_idx, _, _, _, _) = _tables(T)
+    (score, _, open_bits, child, start, _, _, sub_ptr, sub_idx, _, _, _, _, _) = _tables(T)
     C, NR, NK, n = T[H_C], T[H_NR], T[H_NK], T[H_N]
     mko = T[H_MKO] != 0
     full0 = start[n]
