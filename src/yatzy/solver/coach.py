@@ -161,9 +161,8 @@ class Coach:
         boxes in card order. ``pos`` is trusted (make it with :meth:`position`, which checks).
         """
         m, left, r = sum(map(self._bit.__getitem__, pos.filled)), pos.rolls_left, self._roll_index[pos.dice]
-        ints, flts = self._buffers()
-        n = ranking.rank(self._tables, self._values, m, pos.aux, min(pos.upper, self._cap), left, r,
-                         ints, flts)
+        buf, ints, flts = self._buffers()
+        n = ranking.rank(self._tables, self._values, m, pos.aux, min(pos.upper, self._cap), left, r, buf)
         codes, points = ints[:, :n].tolist()
         values, regrets = flts[:, :n].tolist()
         # picked in one C call each: ranking is as quick as Python can hand the options over
@@ -178,13 +177,14 @@ class Coach:
         odds = [tuple(islice(chances, k)) if k else () for k in counts]
         return _options(n, actions, values, regrets, odds, points_of)
 
-    def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
-        """This thread's output arrays of :func:`ranking.rank` (made once: a query is microseconds)."""
+    def _buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """This thread's buffer of :func:`ranking.rank` and its outputs' views (ints, floats),
+        made once: a query is microseconds."""
         try:
             return self._local.buffers  # type: ignore[no-any-return]
         except AttributeError:
-            self._local.buffers = (np.empty((2, self._width), dtype=np.int64),
-                                   np.empty((2, self._width), dtype=np.float64))
+            buf = np.empty(ranking.buffer_size(self._tables), dtype=np.float64)
+            self._local.buffers = (buf, *ranking.outputs(buf, self._tables))
             return self._local.buffers  # type: ignore[no-any-return]
 
     def rank_many(self, positions: Sequence[Position]) -> Rankings:

@@ -219,19 +219,38 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):
     return n_opt
 
 
+def buffer_size(T: np.ndarray) -> int:
+    """The length of :func:`rank`'s buffer (float64s) for these tables."""
+    NR, NK, levels, width = (int(T[h]) for h in (H_NR, H_NK, H_LEVELS, H_WIDTH))
+    return 4 * width + ((levels + 1) * (NR + NK) + NK + 1) // 2
+
+
+def outputs(buf: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rank`'s outputs in its buffer, as views: ints (action codes, points) and floats
+    (values, regrets), each two rows of the tables' width."""
+    width = int(T[H_WIDTH])
+    return buf[2 * width:4 * width].view(np.int64).reshape(2, width), buf[:2 * width].reshape(2, width)
+
+
 @njit(cache=True, nogil=True)
-def rank(T, V, m, a, u, left, r, ints, flts):  # noqa: ANN001, ANN201
+def rank(T, V, m, a, u, left, r, buf):  # noqa: ANN001, ANN201
     """Rank position (mask m, aux a, capped upper total u, rolls left, roll index r).
 
-    ints[0]/ints[1]: action codes and points (-1 for a keep); flts[0]/flts[1]: values and
-    regrets; returns how many options there are.
+    ``buf`` (float64, :func:`buffer_size` long) holds the outputs and the turn's scratch, so a
+    query allocates nothing and passes one array: as :func:`outputs` views it, ints[0]/ints[1]
+    are action codes and points (-1 for a keep), floats[0]/floats[1] values and regrets.
+    Returns how many options there are.
     """
-    NR, NK, levels = T[H_NR], T[H_NK], T[H_LEVELS]
-    S = np.empty((levels + 1, NR), dtype=np.float32)
-    EX = np.empty((levels + 1, NK), dtype=np.float32)
-    Y = np.empty(NK, dtype=np.float32)
+    NR, NK, levels, W = T[H_NR], T[H_NK], T[H_LEVELS], T[H_WIDTH]
+    ints = buf[2 * W:4 * W].view(np.int64)
+    scratch = buf[4 * W:].view(np.float32)
+    s1 = (levels + 1) * NR
+    s2 = s1 + (levels + 1) * NK
+    S = scratch[:s1].reshape((levels + 1, NR))
+    EX = scratch[s1:s2].reshape((levels + 1, NK))
+    Y = scratch[s2:s2 + NK]
     fresh = left < 0  # False, typed bool: a literal False would compile _rank_into a second time
-    return _rank_into(T, V, m, a, u, left, r, S, EX, Y, ints[0], ints[1], flts[0], flts[1], fresh)
+    return _rank_into(T, V, m, a, u, left, r, S, EX, Y, ints[:W], ints[W:], buf[:W], buf[W:2 * W], fresh)
 
 
 @njit(cache=True, nogil=True)
