@@ -88,6 +88,8 @@ class Coach:
         keeps = self.spec.keeps[0]
         # every action a ranking can name, made once: keeps by index, then boxes
         self.actions: tuple[Roll | Score, ...] = (*(Roll(k) for k in keeps), *(Score(c) for c in self.ids))
+        # what ranking.rank's ints index: the actions, then the points (None last, for -1)
+        self._items: tuple[Roll | Score | int | None, ...] = (*self.actions, *self._points)
 
     # ---- positions --------------------------------------------------------------------
     def position(self, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
@@ -161,25 +163,30 @@ class Coach:
         boxes in card order. ``pos`` is trusted (make it with :meth:`position`, which checks).
         """
         m, left, r = sum(map(self._bit.__getitem__, pos.filled)), pos.rolls_left, self._roll_index[pos.dice]
-        buf, ints, flts = self._buffers()
+        buf, ints, floats, codes = self._buffers()
         n = ranking.rank(self._tables, self._values, m, pos.aux, min(pos.upper, self._cap), left, r, buf)
-        codes, points = ints[:, :n].tolist()
-        values, regrets = flts[:, :n].tolist()
-        # picked in one C call each: ranking is as quick as Python can hand the options over
-        actions, points_of = (_pick(codes, self.actions), _pick(points, self._points))
+        if not n:  # (never: a position has a box to fill; itemgetter needs an index)
+            return []
+        # each option's action and points side by side, picked from one list in one C call (the
+        # points index past the actions; a keep's -1 is the last item, None), and its value and
+        # regret side by side: zip takes each option's fields in turn from the two iterators
+        picked = iter(itemgetter(*ints[:2 * n].tolist())(self._items))
+        pairs = iter(floats[:2 * n].tolist())
         if not (with_odds and left > 0):
-            return _options(n, actions, values, regrets, repeat((), n), points_of)
+            return list(map(tuple.__new__, repeat(Option, n),
+                            zip(picked, pairs, pairs, repeat((), n), picked, strict=False)))
         cats = np.empty(n * self._n_cat, dtype=np.int64)
         probs = np.empty(n * self._n_cat, dtype=np.float64)
-        counts = ranking.odds(self._tables, m, left, r, ints[0], n, cats, probs).tolist()
+        counts = ranking.odds(self._tables, m, left, r, codes, n, cats, probs).tolist()
         total = sum(counts)
         chances = zip(_pick(cats[:total].tolist(), self.ids), probs[:total].tolist(), strict=True)
         odds = [tuple(islice(chances, k)) if k else () for k in counts]
-        return _options(n, actions, values, regrets, odds, points_of)
+        return list(map(tuple.__new__, repeat(Option, n),
+                        zip(picked, pairs, pairs, odds, picked, strict=False)))
 
-    def _buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """This thread's buffer of :func:`ranking.rank` and its outputs' views (ints, floats),
-        made once: a query is microseconds."""
+    def _buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """This thread's buffer of :func:`ranking.rank` and its outputs' views (see
+        :func:`ranking.outputs`), made once: a query is microseconds."""
         try:
             return self._local.buffers  # type: ignore[no-any-return]
         except AttributeError:

@@ -222,35 +222,47 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):
 def buffer_size(T: np.ndarray) -> int:
     """The length of :func:`rank`'s buffer (float64s) for these tables."""
     NR, NK, levels, width = (int(T[h]) for h in (H_NR, H_NK, H_LEVELS, H_WIDTH))
-    return 4 * width + ((levels + 1) * (NR + NK) + NK + 1) // 2
+    return 8 * width + ((levels + 1) * (NR + NK) + NK + 1) // 2
 
 
-def outputs(buf: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`rank`'s outputs in its buffer, as views: ints (action codes, points) and floats
-    (values, regrets), each two rows of the tables' width."""
+def outputs(buf: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`rank`'s outputs in its buffer, as views: the options' (action, points) indices and
+    (value, regret) pairs, each pair side by side, and the action codes alone (for :func:`odds`)."""
     width = int(T[H_WIDTH])
-    return buf[2 * width:4 * width].view(np.int64).reshape(2, width), buf[:2 * width].reshape(2, width)
+    return (buf[2 * width:4 * width].view(np.int64), buf[:2 * width],
+            buf[4 * width:5 * width].view(np.int64))
 
 
 @njit(cache=True, nogil=True)
 def rank(T, V, m, a, u, left, r, buf):  # noqa: ANN001, ANN201
-    """Rank position (mask m, aux a, capped upper total u, rolls left, roll index r).
+    """Rank position (mask m, aux a, capped upper total u, rolls left, roll index r); returns
+    how many options there are, n.
 
     ``buf`` (float64, :func:`buffer_size` long) holds the outputs and the turn's scratch, so a
-    query allocates nothing and passes one array: as :func:`outputs` views it, ints[0]/ints[1]
-    are action codes and points (-1 for a keep), floats[0]/floats[1] values and regrets.
-    Returns how many options there are.
+    query allocates nothing and passes one array. As :func:`outputs` views it: 2n ints, each
+    option's action code (keeps, then boxes) and its points as an index past the NK + C
+    actions (-1 for a keep), and 2n floats, each option's value and regret, so that Python
+    picks each option's action and points from one list in one call and reads both floats from
+    one list; then the n action codes alone.
     """
-    NR, NK, levels, W = T[H_NR], T[H_NK], T[H_LEVELS], T[H_WIDTH]
-    ints = buf[2 * W:4 * W].view(np.int64)
-    scratch = buf[4 * W:].view(np.float32)
+    NR, NK, C, levels, W = T[H_NR], T[H_NK], T[H_C], T[H_LEVELS], T[H_WIDTH]
+    ints = buf[2 * W:6 * W].view(np.int64)
+    act, pts = ints[2 * W:3 * W], ints[3 * W:]
+    val, reg = buf[6 * W:7 * W], buf[7 * W:8 * W]
+    scratch = buf[8 * W:].view(np.float32)
     s1 = (levels + 1) * NR
     s2 = s1 + (levels + 1) * NK
     S = scratch[:s1].reshape((levels + 1, NR))
     EX = scratch[s1:s2].reshape((levels + 1, NK))
     Y = scratch[s2:s2 + NK]
     fresh = left < 0  # False, typed bool: a literal False would compile _rank_into a second time
-    return _rank_into(T, V, m, a, u, left, r, S, EX, Y, ints[:W], ints[W:], buf[:W], buf[W:2 * W], fresh)
+    n = _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, fresh)
+    for i in range(n):
+        ints[2 * i] = act[i]
+        ints[2 * i + 1] = NK + C + pts[i] if pts[i] >= 0 else -1
+        buf[2 * i] = val[i]
+        buf[2 * i + 1] = reg[i]
+    return n
 
 
 @njit(cache=True, nogil=True)
