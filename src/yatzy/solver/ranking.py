@@ -19,7 +19,6 @@ from numba import njit
 from ..dice import sub_multisets
 from . import kernel
 from .kernel import MODE_BANK, MODE_YAHTZEE, NEG
-from .playout import _expect
 from .spec import SolverSpec
 
 # the packed array's header: sizes and scalars, then where each table starts
@@ -79,13 +78,26 @@ def _tables(T):  # noqa: ANN001, ANN201
             T[o[14]:o[15]].reshape((C, UPW)), T[o[15]:o[16]].reshape((C, NR)))
 
 
+@njit(cache=True, nogil=True)
+def _flat(T):  # noqa: ANN001, ANN201
+    """The packed tables as flat views, in pack's order, indexed by hand (row i of a table of
+    width w starts at i * w): a reshape costs Numba about 0.08 µs, the six of _tables and
+    rank's scratch a third of a ranking with no rolls left."""
+    o = T[HEAD:HEAD + N_TABLES + 1]
+    return (T[o[0]:o[1]], T[o[1]:o[2]], T[o[2]:o[3]], T[o[3]:o[4]], T[o[4]:o[5]], T[o[5]:o[6]],
+            T[o[6]:o[7]], T[o[7]:o[8]], T[o[8]:o[9]], T[o[9]:o[10]], T[o[10]:o[11]],
+            T[o[11]:o[12]], T[o[12]:o[13]], T[o[13]:o[14]], T[o[14]:o[15]], T[o[15]:o[16]])
+
+
 @njit(cache=True, nogil=True, fastmath=kernel.FAST)
 def _score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
                  extra_bonus, next_aux, up_pts, up_idx, tv):  # noqa: ANN001, ANN201
-    """playout.score_rolls (the same values), an upper box's few values worked out once and each
-    roll's picked by its index into them: a lookup, where the row of V was one at every roll
-    (1.6 -> 1.2 µs with every box open)."""
-    C, NR = score.shape
+    """playout.score_rolls (the same values), on _flat's tables, an upper box's few values worked
+    out once and each roll's picked by its index into them: a lookup, where the row of V was one
+    at every roll (1.6 -> 1.2 µs with every box open)."""
+    NR = Srow.shape[0]
+    C = is_upper.shape[0]
+    W = up_pts.shape[0] // C
     for r in range(NR):
         Srow[r] = NEG
     opn = open_bits[m]
@@ -94,13 +106,13 @@ def _score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, 
         if (opn >> c) & 1 == 0:
             continue
         nm = m | (1 << c)
-        pts_c = score[c]
+        pts_c = score[c * NR:(c + 1) * NR]
         if is_upper[c]:
             row = V[nm, a_keep]
-            for i in range(up_pts.shape[1]):
-                p = up_pts[c, i]
+            for i in range(W):
+                p = up_pts[c * W + i]
                 tv[i] = np.float32(p) + row[min(u + p, cap)]
-            ix = up_idx[c]
+            ix = up_idx[c * NR:(c + 1) * NR]
             for r in range(NR):
                 Srow[r] = max(Srow[r], tv[ix[r]])
         elif mode == MODE_YAHTZEE and c == ycat:
@@ -119,8 +131,9 @@ def _score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, 
             if five_face[r] == 0:
                 continue
             best = NEG
+            at = (m * 6 + five_face[r] - 1) * C
             for c in range(C):
-                p = jok[m, five_face[r] - 1, c]
+                p = jok[at + c]
                 if p >= 0:
                     u2 = min(u + p, cap) if is_upper[c] else u
                     best = max(best, np.float32(p) + bonus + V[m | (1 << c), a, u2])
@@ -128,35 +141,48 @@ def _score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, 
 
 
 @njit(cache=True, nogil=True, fastmath=kernel.FAST)
+def _expect(X, child, full0):  # noqa: ANN001, ANN201
+    """playout._expect on _flat's child (six a keep): the same sums in the same order."""
+    six = np.float32(6.0)
+    for k in range(full0 - 1, -1, -1):
+        b = 6 * k
+        X[k] = (X[child[b]] + X[child[b + 1]] + X[child[b + 2]] + X[child[b + 3]]
+                + X[child[b + 4]] + X[child[b + 5]]) / six
+
+
+@njit(cache=True, nogil=True, fastmath=kernel.FAST)
 def _turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat, jok, five_face,
           extra_bonus, bank_cap, must_keep_one, removals, up_pts, up_idx, S, EX, Y):  # noqa: ANN001, ANN201
     """playout.lean_turn's S and EX (the same values: maxima and the same sums in the same order),
-    its best-keep pass over ``removals``, six a keep, with no branch (lean_turn's loop over each
-    keep's one to five removals, mispredicted, was most of a turn with two rolls left)."""
+    on _flat's tables, S and EX flat (level j's row at j * NR, j * NK), its best-keep pass over
+    ``removals``, six a keep, with no branch (lean_turn's loop over each keep's one to five
+    removals, mispredicted, was most of a turn with two rolls left)."""
+    NR, NK = five_face.shape[0], Y.shape[0]
     full0 = start[n]
     for j in range(left + 1):
         if j == 0 or (mode == MODE_BANK and j <= bank_cap):
             # Y is free until the best-keep pass: it holds the upper boxes' few values
-            _score_rolls(S[j], m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok,
-                         five_face, extra_bonus, j, up_pts, up_idx, Y)
+            _score_rolls(S[j * NR:(j + 1) * NR], m, a, u, V, score, is_upper, open_bits, cap, mode,
+                         ycat, jok, five_face, extra_bonus, j, up_pts, up_idx, Y)
         else:
-            S[j, :] = S[j - 1, :]
+            S[j * NR:(j + 1) * NR] = S[(j - 1) * NR:j * NR]
     if left == 0:
         return
-    X = EX[0]
-    X[full0:] = S[0]
+    X = EX[:NK]
+    X[full0:] = S[:NR]
     _expect(X, child, full0)
-    NR = score.shape[1]
     for j in range(1, left):
-        Y[:] = EX[j - 1]
+        before, Sj = EX[(j - 1) * NK:j * NK], S[j * NR:(j + 1) * NR]
+        Y[:] = before
         for r in range(NR):
-            Y[full0 + r] = max(S[j, r], EX[j - 1, full0 + r])
+            Y[full0 + r] = max(Sj[r], before[full0 + r])
         if must_keep_one:
             Y[0] = NEG
-        for k in range(1, Y.shape[0]):
-            s = removals[k]
-            Y[k] = max(max(max(Y[k], Y[s[0]]), max(Y[s[1]], Y[s[2]])), max(max(Y[s[3]], Y[s[4]]), Y[s[5]]))
-        X = EX[j]
+        for k in range(1, NK):
+            b = 6 * k
+            Y[k] = max(max(max(Y[k], Y[removals[b]]), max(Y[removals[b + 1]], Y[removals[b + 2]])),
+                       max(max(Y[removals[b + 3]], Y[removals[b + 4]]), Y[removals[b + 5]]))
+        X = EX[j * NK:(j + 1) * NK]
         X[full0:] = Y[full0:]
         _expect(X, child, full0)
 
@@ -167,10 +193,11 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):
 
     Action codes: keep k is k, box c is NK + c. ``turn_done``: S and EX already hold this
     card's turn for ``left`` rolls or more (its levels do not depend on how many were asked).
+    S and EX are flat: (levels + 1) rows of NR and of NK.
     """
     (score, is_upper, open_bits, child, start, jok, five, _, _, _, _, keep_ptr, keep_idx,
-     removals, up_pts, up_idx) = _tables(T)
-    C, NK, cap, mode, ycat = T[H_C], T[H_NK], T[H_CAP], T[H_MODE], T[H_YCAT]
+     removals, up_pts, up_idx) = _flat(T)
+    C, NR, NK, cap, mode, ycat = T[H_C], T[H_NR], T[H_NK], T[H_CAP], T[H_MODE], T[H_YCAT]
     bonus = T[H_BONUS]
     n_opt = 0
     if left > 0 and not turn_done:
@@ -181,20 +208,20 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):
             k = keep_idx[i]
             act[n_opt] = k
             pts[n_opt] = -1
-            val[n_opt] = np.float64(EX[left - 1, k])
+            val[n_opt] = np.float64(EX[(left - 1) * NK + k])
             n_opt += 1
     joker = mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1 and five[r] > 0
     extra = bonus if joker and a == 1 else 0
     opn = open_bits[m]
     for c in range(C):
         if joker:
-            p = jok[m, five[r] - 1, c]
+            p = jok[(m * 6 + five[r] - 1) * C + c]
             if p < 0:
                 continue
         elif (opn >> c) & 1 == 0:
             continue
         else:
-            p = score[c, r]
+            p = score[c * NR + r]
         if mode == MODE_BANK:
             a2 = min(left, T[H_BANK])
         elif mode == MODE_YAHTZEE:
@@ -252,9 +279,7 @@ def rank(T, V, m, a, u, left, r, buf):  # noqa: ANN001, ANN201
     scratch = buf[8 * W:].view(np.float32)
     s1 = (levels + 1) * NR
     s2 = s1 + (levels + 1) * NK
-    S = scratch[:s1].reshape((levels + 1, NR))
-    EX = scratch[s1:s2].reshape((levels + 1, NK))
-    Y = scratch[s2:s2 + NK]
+    S, EX, Y = scratch[:s1], scratch[s1:s2], scratch[s2:s2 + NK]
     fresh = left < 0  # False, typed bool: a literal False would compile _rank_into a second time
     n = _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, fresh)
     for i in range(n):
@@ -275,8 +300,8 @@ def rank_many(T, V, Q, act, pts, val, reg, count):  # noqa: ANN001, ANN201
     each block waiting for a core.
     """
     NR, NK, levels = T[H_NR], T[H_NK], T[H_LEVELS]
-    S = np.empty((levels + 1, NR), dtype=np.float32)
-    EX = np.empty((levels + 1, NK), dtype=np.float32)
+    S = np.empty((levels + 1) * NR, dtype=np.float32)
+    EX = np.empty((levels + 1) * NK, dtype=np.float32)
     Y = np.empty(NK, dtype=np.float32)
     have = -1  # levels of the turn in S and EX, for the card before
     for i in range(Q.shape[0]):
