@@ -79,6 +79,7 @@ class Coach:
         self._n_cat = len(self.ids)
         self._cap = self.spec.bonus[1]
         self._bit = {c: 1 << i for i, c in enumerate(self.ids)}
+        self._bit_of = self._bit.__getitem__  # bound once: a query sums a dozen
         self._upper_ids = frozenset(c for i, c in enumerate(self.ids) if self.spec.bonus[0][i])
         self._local = threading.local()
         # the points an option can make, by index; the kernels' -1 (a keep) is the last: None
@@ -153,7 +154,7 @@ class Coach:
     # ---- ranking ----------------------------------------------------------------------
     def _query(self, pos: Position) -> tuple[int, int, int, int, int]:
         """The kernels' view of a position: (mask, aux, capped upper total, rolls left, roll)."""
-        return (sum(map(self._bit.__getitem__, pos.filled)), pos.aux, min(pos.upper, self._cap),
+        return (sum(map(self._bit_of, pos.filled)), pos.aux, min(pos.upper, self._cap),
                 pos.rolls_left, self._roll_index[pos.dice])
 
     def options(self, pos: Position, with_odds: bool = True) -> list[Option]:
@@ -162,8 +163,11 @@ class Coach:
         Equal values keep a fixed order: keeps as ``dice.sub_multisets`` lists them, then
         boxes in card order. ``pos`` is trusted (make it with :meth:`position`, which checks).
         """
-        m, left, r = sum(map(self._bit.__getitem__, pos.filled)), pos.rolls_left, self._roll_index[pos.dice]
-        buf, ints, floats, codes = self._buffers()
+        m, left, r = sum(map(self._bit_of, pos.filled)), pos.rolls_left, self._roll_index[pos.dice]
+        try:
+            buf, ints, floats, codes = self._local.buffers
+        except AttributeError:  # this thread's first query
+            buf, ints, floats, codes = self._buffers()
         n = ranking.rank(self._tables, self._values, m, pos.aux, min(pos.upper, self._cap), left, r, buf)
         if not n:  # (never: a position has a box to fill; itemgetter needs an index)
             return []
@@ -187,14 +191,12 @@ class Coach:
     def _buffers(self) -> tuple[np.ndarray, memoryview, memoryview, np.ndarray]:
         """This thread's buffer of :func:`ranking.rank` and its outputs' views (see
         :func:`ranking.outputs`; the pairs as memoryviews, which slice and make lists in half
-        numpy's time), made once: a query is microseconds."""
-        try:
-            return self._local.buffers  # type: ignore[no-any-return]
-        except AttributeError:
-            buf = np.empty(ranking.buffer_size(self._tables), dtype=np.float64)
-            ints, floats, codes = ranking.outputs(buf, self._tables)
-            self._local.buffers = (buf, ints.data, floats.data, codes)
-            return self._local.buffers  # type: ignore[no-any-return]
+        numpy's time), made on its first query (``self._local.buffers`` after): a query is
+        microseconds."""
+        buf = np.empty(ranking.buffer_size(self._tables), dtype=np.float64)
+        ints, floats, codes = ranking.outputs(buf, self._tables)
+        self._local.buffers = (buf, ints.data, floats.data, codes)
+        return self._local.buffers  # type: ignore[no-any-return]
 
     def rank_many(self, positions: Sequence[Position]) -> Rankings:
         """Many positions ranked in one call, each exactly as :meth:`options` ranks it without odds
