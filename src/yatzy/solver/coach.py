@@ -89,8 +89,8 @@ class Coach:
         keeps = self.spec.keeps[0]
         # every action a ranking can name, made once: keeps by index, then boxes
         self.actions: tuple[Roll | Score, ...] = (*(Roll(k) for k in keeps), *(Score(c) for c in self.ids))
-        # what ranking.rank's ints index: the actions, then the points (None last, for -1)
-        self._items: tuple[Roll | Score | int | None, ...] = (*self.actions, *self._points)
+        # what ranking.rank's ints index, for each roll: its keeps, the boxes, the points
+        self._items = ranking.roll_items(self._tables, self.actions, self._points)
 
     # ---- positions --------------------------------------------------------------------
     def position(self, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
@@ -171,10 +171,10 @@ class Coach:
         n = ranking.rank(self._tables, self._values, m, pos.aux, min(pos.upper, self._cap), left, r, buf)
         if not n:  # (never: a position has a box to fill; itemgetter needs an index)
             return []
-        # each option's action and points side by side, picked from one list in one C call (the
-        # points index past the actions; a keep's -1 is the last item, None), and its value and
-        # regret side by side: zip takes each option's fields in turn from the two iterators
-        picked = iter(itemgetter(*ints[:2 * n].tolist())(self._items))
+        # each option's action and points side by side, picked from the roll's list in one C call
+        # (a keep's points -1 is its last item, None), and its value and regret side by side: zip
+        # takes each option's fields in turn from the two iterators
+        picked = iter(itemgetter(*ints[:2 * n].tolist())(self._items[r]))
         pairs = iter(floats[:2 * n].tolist())
         if not (with_odds and left > 0):
             return list(map(tuple.__new__, repeat(Option, n),

@@ -13,6 +13,8 @@ go in packed into one int64 array (:func:`pack`), made once per coach.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit
 
@@ -249,7 +251,7 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):
 def buffer_size(T: np.ndarray) -> int:
     """The length of :func:`rank`'s buffer (float64s) for these tables."""
     NR, NK, levels, width = (int(T[h]) for h in (H_NR, H_NK, H_LEVELS, H_WIDTH))
-    return 8 * width + ((levels + 1) * (NR + NK) + NK + 1) // 2
+    return 8 * width + NK + ((levels + 1) * (NR + NK) + NK + 1) // 2
 
 
 def outputs(buf: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -260,6 +262,18 @@ def outputs(buf: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
             buf[4 * width:5 * width].view(np.int64))
 
 
+def roll_items(T: np.ndarray, actions: Sequence[object],
+               points: Sequence[object]) -> list[tuple[object, ...]]:
+    """What :func:`rank`'s (action, points) indices name, for each roll: the roll's keeps in the
+    coach's order, the boxes, then ``points`` (points p the p-th of them; None last, for -1).
+    ``actions`` are the coach's, keeps then boxes (as the action codes number them)."""
+    NK, C = int(T[H_NK]), int(T[H_C])
+    keep_ptr, keep_idx = (T[T[HEAD + i]:T[HEAD + i + 1]] for i in (11, 12))
+    boxes = tuple(actions[NK:NK + C])
+    return [(*(actions[k] for k in keep_idx[keep_ptr[r]:keep_ptr[r + 1]].tolist()), *boxes, *points)
+            for r in range(int(T[H_NR]))]
+
+
 @njit(cache=True, nogil=True)
 def rank(T, V, m, a, u, left, r, buf):  # noqa: ANN001, ANN201
     """Rank position (mask m, aux a, capped upper total u, rolls left, roll index r); returns
@@ -267,24 +281,36 @@ def rank(T, V, m, a, u, left, r, buf):  # noqa: ANN001, ANN201
 
     ``buf`` (float64, :func:`buffer_size` long) holds the outputs and the turn's scratch, so a
     query allocates nothing and passes one array. As :func:`outputs` views it: 2n ints, each
-    option's action code (keeps, then boxes) and its points as an index past the NK + C
-    actions (-1 for a keep), and 2n floats, each option's value and regret, so that Python
-    picks each option's action and points from one list in one call and reads both floats from
-    one list; then the n action codes alone.
+    option's action and points as indices into :func:`roll_items` of roll r (a keep its place
+    among the roll's keeps, a box the number of those keeps past its code, points p that plus
+    C plus p, a keep's points -1), all small: Python makes no int for them, picks each
+    option's action and points from one list in one call; and 2n floats, each option's value
+    and regret, read from one list; then the n action codes alone (keeps, then boxes).
     """
     NR, NK, C, levels, W = T[H_NR], T[H_NK], T[H_C], T[H_LEVELS], T[H_WIDTH]
     ints = buf[2 * W:6 * W].view(np.int64)
     act, pts = ints[2 * W:3 * W], ints[3 * W:]
     val, reg = buf[6 * W:7 * W], buf[7 * W:8 * W]
-    scratch = buf[8 * W:].view(np.float32)
+    place = buf[8 * W:8 * W + NK].view(np.int64)
+    scratch = buf[8 * W + NK:].view(np.float32)
     s1 = (levels + 1) * NR
     s2 = s1 + (levels + 1) * NK
     S, EX, Y = scratch[:s1], scratch[s1:s2], scratch[s2:s2 + NK]
     fresh = left < 0  # False, typed bool: a literal False would compile _rank_into a second time
     n = _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, fresh)
+    # each of the roll's keeps' place among them (keep_ptr and keep_idx read from T in place)
+    first, at = T[T[HEAD + 11] + r], T[HEAD + 12]
+    n_keeps = T[T[HEAD + 11] + r + 1] - first
+    for i in range(n_keeps):
+        place[T[at + first + i]] = i
     for i in range(n):
-        ints[2 * i] = act[i]
-        ints[2 * i + 1] = NK + C + pts[i] if pts[i] >= 0 else -1
+        k = act[i]
+        if k < NK:
+            ints[2 * i] = place[k]
+            ints[2 * i + 1] = -1
+        else:
+            ints[2 * i] = n_keeps + k - NK
+            ints[2 * i + 1] = n_keeps + C + pts[i]
         buf[2 * i] = val[i]
         buf[2 * i + 1] = reg[i]
     return n
