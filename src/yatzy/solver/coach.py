@@ -66,6 +66,10 @@ class Option(NamedTuple):
         return d
 
 
+# endless and stateless, shared: a query's zip ends when its picked actions and points do
+_OPTION, _NO_ODDS = repeat(Option), repeat(())
+
+
 class Coach:
     """Ranks options with a solved table; also the engine behind the optimal bot."""
 
@@ -177,16 +181,15 @@ class Coach:
         picked = iter(itemgetter(*ints[:2 * n].tolist())(self._items[r]))
         pairs = iter(floats[:2 * n].tolist())
         if not (with_odds and left > 0):
-            return list(map(tuple.__new__, repeat(Option, n),
-                            zip(picked, pairs, pairs, repeat((), n), picked, strict=False)))
+            fields = zip(picked, pairs, pairs, _NO_ODDS, picked, strict=False)
+            return list(map(tuple.__new__, _OPTION, fields))
         cats = np.empty(n * self._n_cat, dtype=np.int64)
         probs = np.empty(n * self._n_cat, dtype=np.float64)
         counts = ranking.odds(self._tables, m, left, r, codes, n, cats, probs).tolist()
         total = sum(counts)
         chances = zip(_pick(cats[:total].tolist(), self.ids), probs[:total].tolist(), strict=True)
         odds = [tuple(islice(chances, k)) if k else () for k in counts]
-        return list(map(tuple.__new__, repeat(Option, n),
-                        zip(picked, pairs, pairs, odds, picked, strict=False)))
+        return list(map(tuple.__new__, _OPTION, zip(picked, pairs, pairs, odds, picked, strict=False)))
 
     def _buffers(self) -> tuple[np.ndarray, memoryview, memoryview, np.ndarray]:
         """This thread's buffer of :func:`ranking.rank` and its outputs' views (see
