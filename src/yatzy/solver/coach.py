@@ -172,7 +172,7 @@ class Coach:
             buf, ints, floats, codes = self._local.buffers
         except AttributeError:  # this thread's first query
             buf, ints, floats, codes = self._buffers()
-        n = ranking.rank(self._tables, self._values, m, pos.aux, min(pos.upper, self._cap), left, r, buf)
+        n = ranking.rank(self._tables, self._values, m, pos.aux, pos.upper, left, r, buf)
         if not n:  # (never: a position has a box to fill; itemgetter needs an index)
             return []
         # each option's action and points side by side, picked from the roll's list in one C call

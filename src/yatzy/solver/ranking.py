@@ -276,8 +276,8 @@ def roll_items(T: np.ndarray, actions: Sequence[object],
 
 @njit(cache=True, nogil=True)
 def rank(T, V, m, a, u, left, r, buf):  # noqa: ANN001, ANN201
-    """Rank position (mask m, aux a, capped upper total u, rolls left, roll index r); returns
-    how many options there are, n.
+    """Rank position (mask m, aux a, upper total u, capped here, rolls left, roll index r);
+    returns how many options there are, n.
 
     ``buf`` (float64, :func:`buffer_size` long) holds the outputs and the turn's scratch, so a
     query allocates nothing and passes one array. As :func:`outputs` views it: 2n ints, each
@@ -297,7 +297,7 @@ def rank(T, V, m, a, u, left, r, buf):  # noqa: ANN001, ANN201
     s2 = s1 + (levels + 1) * NK
     S, EX, Y = scratch[:s1], scratch[s1:s2], scratch[s2:s2 + NK]
     fresh = left < 0  # False, typed bool: a literal False would compile _rank_into a second time
-    n = _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, fresh)
+    n = _rank_into(T, V, m, a, min(u, T[H_CAP]), left, r, S, EX, Y, act, pts, val, reg, fresh)
     # each of the roll's keeps' place among them (keep_ptr and keep_idx read from T in place)
     first, at = T[T[HEAD + 11] + r], T[HEAD + 12]
     n_keeps = T[T[HEAD + 11] + r + 1] - first
