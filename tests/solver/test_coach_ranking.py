@@ -185,6 +185,21 @@ def test_rank_many_reuses_a_turn_only_for_its_own_card(name: str, opts: dict[str
     assert list(coach.rank_many(positions)) == [coach.options(p, with_odds=False) for p in positions]
 
 
+@pytest.mark.parametrize("name,opts", RULESETS)
+def test_a_query_hands_over_small_ints(name: str, opts: dict[str, object]) -> None:
+    """rank's (action, points) indices name items of the roll's own list: each list is short
+    enough that every index is one of CPython's cached small ints (-5 to 256), so handing them
+    to Python makes no int objects; a query's indices are within its roll's list."""
+    coach = tied_coach(name, **opts)
+    assert max(map(len, coach._items)) <= 257
+    for pos in random_positions(coach, 30, seed=11):
+        n = len(coach.options(pos, with_odds=False))
+        indices = coach._local.buffers[1][:2 * n].tolist()
+        size = len(coach._items[coach.spec.rolls.index(pos.dice)])
+        assert all(-1 <= i < size for i in indices)
+        assert indices[1::2].count(-1) == sum(isinstance(o.action, Roll) for o in coach.options(pos))
+
+
 def test_score_values_are_the_boxes_in_card_order() -> None:
     coach = tied_coach("yahtzee")
     for pos in random_positions(coach, 40, seed=5):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from itertools import islice, repeat
 from operator import itemgetter
 from typing import NamedTuple, TypeVar
@@ -63,6 +63,10 @@ class Option(NamedTuple):
         return d
 
 
+# endless and stateless, shared: a query's zip ends when its picked actions and points do
+_OPTION, _NO_ODDS = repeat(Option), repeat(())
+
+
 class Coach:
     """Ranks options with a solved table; also the engine behind the optimal bot."""
 
@@ -76,9 +80,9 @@ class Coach:
         self._n_cat = len(self.ids)
         self._cap = self.spec.bonus[1]
         self._bit = {c: 1 << i for i, c in enumerate(self.ids)}
+        self._bit_of = self._bit.__getitem__  # bound once: a query sums a dozen
         self._upper_ids = frozenset(c for i, c in enumerate(self.ids) if self.spec.bonus[0][i])
         self._local = threading.local()
-        self._option = partial(tuple.__new__, Option)
         # the points an option can make, by index; the kernels' -1 (a keep) is the last: None
         most = int(max(self.spec.score.max(), self.spec.yahtzee[1].max())) + self.spec.yahtzee[3]
         self._points: list[int | None] = [*range(int(most) + 1), None]
@@ -86,6 +90,8 @@ class Coach:
         keeps = self.spec.keeps[0]
         # every action a ranking can name, made once: keeps by index, then boxes
         self.actions: tuple[Roll | Score, ...] = (*(Roll(k) for k in keeps), *(Score(c) for c in self.ids))
+        # what ranking.rank's ints index, for each roll: its keeps, the boxes, the points
+        self._items = ranking.roll_items(self._tables, self.actions, self._points)
 
     # ---- positions --------------------------------------------------------------------
     def position(self, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
@@ -149,7 +155,7 @@ class Coach:
     # ---- ranking ----------------------------------------------------------------------
     def _query(self, pos: Position) -> tuple[int, int, int, int, int]:
         """The kernels' view of a position: (mask, aux, capped upper total, rolls left, roll)."""
-        return (sum(map(self._bit.__getitem__, pos.filled)), pos.aux, min(pos.upper, self._cap),
+        return (sum(map(self._bit_of, pos.filled)), pos.aux, min(pos.upper, self._cap),
                 pos.rolls_left, self._roll_index[pos.dice])
 
     def options(self, pos: Position, with_odds: bool = True) -> list[Option]:
@@ -158,33 +164,39 @@ class Coach:
         Equal values keep a fixed order: keeps as ``dice.sub_multisets`` lists them, then
         boxes in card order. ``pos`` is trusted (make it with :meth:`position`, which checks).
         """
-        m, left, r = sum(map(self._bit.__getitem__, pos.filled)), pos.rolls_left, self._roll_index[pos.dice]
-        ints, flts = self._buffers()
-        n = ranking.rank(self._tables, self._values, m, pos.aux, min(pos.upper, self._cap), left, r,
-                         ints, flts)
-        codes, points = ints[:, :n].tolist()
-        values, regrets = flts[:, :n].tolist()
-        # picked in one C call each: ranking is as quick as Python can hand the options over
-        actions, points_of = (_pick(codes, self.actions), _pick(points, self._points))
+        m, left, r = sum(map(self._bit_of, pos.filled)), pos.rolls_left, self._roll_index[pos.dice]
+        try:
+            buf, ints, floats, codes = self._local.buffers
+        except AttributeError:  # this thread's first query
+            buf, ints, floats, codes = self._buffers()
+        n = ranking.rank(self._tables, self._values, m, pos.aux, pos.upper, left, r, buf)
+        if not n:  # (never: a position has a box to fill; itemgetter needs an index)
+            return []
+        # each option's action and points side by side, picked from the roll's list in one C call
+        # (a keep's points -1 is its last item, None), and its value and regret side by side: zip
+        # takes each option's fields in turn from the two iterators
+        picked = iter(itemgetter(*ints[:2 * n].tolist())(self._items[r]))
+        pairs = iter(floats[:2 * n].tolist())
         if not (with_odds and left > 0):
-            return list(map(self._option, zip(actions, values, regrets, repeat((), n), points_of,
-                                              strict=True)))
+            fields = zip(picked, pairs, pairs, _NO_ODDS, picked, strict=False)
+            return list(map(tuple.__new__, _OPTION, fields))
         cats = np.empty(n * self._n_cat, dtype=np.int64)
         probs = np.empty(n * self._n_cat, dtype=np.float64)
-        counts = ranking.odds(self._tables, m, left, r, ints[0], n, cats, probs).tolist()
+        counts = ranking.odds(self._tables, m, left, r, codes, n, cats, probs).tolist()
         total = sum(counts)
         chances = zip(_pick(cats[:total].tolist(), self.ids), probs[:total].tolist(), strict=True)
         odds = [tuple(islice(chances, k)) if k else () for k in counts]
-        return list(map(self._option, zip(actions, values, regrets, odds, points_of, strict=True)))
+        return list(map(tuple.__new__, _OPTION, zip(picked, pairs, pairs, odds, picked, strict=False)))
 
-    def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
-        """This thread's output arrays of :func:`ranking.rank` (made once: a query is microseconds)."""
-        try:
-            return self._local.buffers  # type: ignore[no-any-return]
-        except AttributeError:
-            self._local.buffers = (np.empty((2, self._width), dtype=np.int64),
-                                   np.empty((2, self._width), dtype=np.float64))
-            return self._local.buffers  # type: ignore[no-any-return]
+    def _buffers(self) -> tuple[np.ndarray, memoryview, memoryview, np.ndarray]:
+        """This thread's buffer of :func:`ranking.rank` and its outputs' views (see
+        :func:`ranking.outputs`; the pairs as memoryviews, which slice and make lists in half
+        numpy's time), made on its first query (``self._local.buffers`` after): a query is
+        microseconds."""
+        buf = np.empty(ranking.buffer_size(self._tables), dtype=np.float64)
+        ints, floats, codes = ranking.outputs(buf, self._tables)
+        self._local.buffers = (buf, ints.data, floats.data, codes)
+        return self._local.buffers  # type: ignore[no-any-return]
 
     def rank_many(self, positions: Sequence[Position]) -> Rankings:
         """Many positions ranked in one call, each exactly as :meth:`options` ranks it without odds
@@ -227,13 +239,20 @@ class Rankings:
 
     def __getitem__(self, i: int) -> list[Option]:
         n, c = int(self.count[i]), self.coach
-        return list(map(c._option, zip(
-            _pick(self.action[i, :n].tolist(), c.actions), self.value[i, :n].tolist(),
-            self.regret[i, :n].tolist(), repeat((), n), _pick(self.points[i, :n].tolist(), c._points),
-            strict=True)))
+        return _options(n, _pick(self.action[i, :n].tolist(), c.actions), self.value[i, :n].tolist(),
+                        self.regret[i, :n].tolist(), repeat((), n),
+                        _pick(self.points[i, :n].tolist(), c._points))
 
     def __iter__(self) -> Iterator[list[Option]]:
         return (self[i] for i in range(len(self)))
+
+
+def _options(n: int, actions: Iterable[Roll | Score], values: Iterable[float], regrets: Iterable[float],
+             odds: Iterable[tuple[tuple[str, float], ...]], points: Iterable[int | None]) -> list[Option]:
+    """n Options from their fields' sequences (each n long), made by C calls only: ``tuple.__new__``
+    over ``zip`` (a ``partial`` around it, or ``zip(strict=True)``, cost 1.3 µs of a query's 18)."""
+    fields = zip(actions, values, regrets, odds, points, strict=False)
+    return list(map(tuple.__new__, repeat(Option, n), fields))
 
 
 def _pick(indices: list[int], items: Sequence[T]) -> Sequence[T]:
