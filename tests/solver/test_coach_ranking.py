@@ -14,12 +14,13 @@ from functools import cache
 import numpy as np
 import pytest
 
+from helpers import turn_oracle
 from yatzy.actions import Roll, Score
 from yatzy.dice import Dice, sub_multisets
 from yatzy.errors import IllegalActionError, InvalidActionError
 from yatzy.registry import get_ruleset
 from yatzy.rulesets.yahtzee import YahtzeeRuleset
-from yatzy.solver import kernel, playout
+from yatzy.solver import kernel
 from yatzy.solver.coach import Coach, Position
 from yatzy.solver.solve import Solution, solve
 from yatzy.solver.spec import SolverSpec
@@ -87,7 +88,7 @@ def reference_options(coach: Coach, pos: Position, with_odds: bool) -> list[Row]
     keeps, index, _ = spec.keeps
     S = np.empty((spec.levels + 1, len(spec.rolls)), dtype=np.float32)
     EX = np.empty((spec.levels + 1, len(keeps)), dtype=np.float32)
-    playout.lean_turn(m, pos.aux, u, pos.rolls_left, coach._values, *spec.kernel_args, S, EX,
+    turn_oracle.lean_turn(m, pos.aux, u, pos.rolls_left, coach._values, *spec.kernel_args, S, EX,
                       np.empty(len(keeps), dtype=np.float32))
     raw: list[tuple[Roll | Score, float, Dice | None, int | None]] = []
     if pos.rolls_left > 0:

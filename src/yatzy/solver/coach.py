@@ -19,7 +19,7 @@ from ..game import Game
 from ..i18n import _, ngettext
 from ..rules import Ruleset
 from ..rulesets.yahtzee import YahtzeeRuleset
-from . import kernel, ranking
+from . import kernel, packed, ranking
 from .playout import read_only
 from .solve import Solution
 
@@ -75,8 +75,8 @@ class Coach:
         self.spec = solution.spec
         self.ids = list(self.spec.ruleset.category_ids)
         self._values = read_only(solution.values)
-        self._tables = ranking.pack(self.spec)
-        self._width = int(self._tables[ranking.H_WIDTH])
+        self._tables = packed.pack(self.spec)
+        self._width = int(self._tables[packed.H_WIDTH])
         self._n_cat = len(self.ids)
         self._cap = self.spec.bonus[1]
         self._bit = {c: 1 << i for i, c in enumerate(self.ids)}

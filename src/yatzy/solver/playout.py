@@ -1,9 +1,9 @@
-"""The simulator's kernel (and the coach's turn): many games of optimal play, lean per-turn work.
+"""The simulator's kernel: many games of optimal play, lean per-turn work.
 
 A simulated turn needs much less than the solver's full turn: only the levels the turn
-can still use, scores for every roll computed box by box (vector loops over rolls), the
-best keep of a roll picked from a precomputed list of its sub-multisets, and the empty
-card's first turn computed once for all games.
+can still use (:func:`.packed.lean_turn`, the coach's turn too), the best keep of a roll picked
+from a precomputed list of its sub-multisets, and the empty card's first turn computed once
+for all games.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from .kernel import FAST, MODE_BANK, MODE_YAHTZEE, NEG
+from .packed import flat, lean_turn
 
 
 def read_only(values: np.ndarray) -> np.ndarray:
@@ -45,112 +46,17 @@ def _die(state):  # noqa: ANN001, ANN201
             return state, int(v) + 1
 
 
-@njit(cache=True, nogil=True, fastmath=FAST)
-def score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
-                extra_bonus, next_aux):  # noqa: ANN001, ANN201
-    """Srow[r]: best value of scoring roll r now from (m, a, u), one box at a time."""
-    C, NR = score.shape
-    for r in range(NR):
-        Srow[r] = NEG
-    opn = open_bits[m]
-    a_keep = a if mode == MODE_YAHTZEE else next_aux
-    for c in range(C):
-        if (opn >> c) & 1 == 0:
-            continue
-        nm = m | (1 << c)
-        pts_c = score[c]
-        if is_upper[c]:
-            row = V[nm, a_keep]
-            for r in range(NR):
-                p = pts_c[r]
-                v = np.float32(p) + row[min(u + p, cap)]
-                Srow[r] = max(Srow[r], v)
-        elif mode == MODE_YAHTZEE and c == ycat:
-            v0, v1 = V[nm, 0, u], V[nm, 1, u]
-            for r in range(NR):
-                p = pts_c[r]
-                v = np.float32(p) + (v1 if p > 0 else v0)
-                Srow[r] = max(Srow[r], v)
-        else:
-            base = V[nm, a_keep, u]
-            for r in range(NR):
-                Srow[r] = max(Srow[r], np.float32(pts_c[r]) + base)
-    if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1:
-        bonus = np.float32(extra_bonus if a == 1 else 0.0)
-        for r in range(NR):
-            if five_face[r] == 0:
-                continue
-            best = NEG
-            for c in range(C):
-                p = jok[m, five_face[r] - 1, c]
-                if p >= 0:
-                    u2 = min(u + p, cap) if is_upper[c] else u
-                    best = max(best, np.float32(p) + bonus + V[m | (1 << c), a, u2])
-            Srow[r] = best
-
-
-@njit(cache=True, nogil=True, fastmath=FAST)
-def _expect(X, child, full0):  # noqa: ANN001, ANN201
-    """X[k] for every keep smaller than a roll: the mean over one more die.
-
-    kernel.expect for a single upper total; calling that one with U=1 makes the
-    simulator about 15% slower (measured), so the turn keeps this flat copy.
-    """
-    six = np.float32(6.0)
-    for k in range(full0 - 1, -1, -1):
-        X[k] = (X[child[k, 0]] + X[child[k, 1]] + X[child[k, 2]] + X[child[k, 3]]
-                + X[child[k, 4]] + X[child[k, 5]]) / six
-
-
-@njit(cache=True, nogil=True, fastmath=FAST)
-def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
-              jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx, pos_ptr,
-              pos_cat, roll_prob, S, EX, Y):  # noqa: ANN001, ANN201
-    """Fill S[0..left] (score roll r with j rolls left) and EX[0..left-1] (keep k, j left after).
-
-    Same values as the solver's turn, but only the levels this turn can reach.
-    """
-    full0 = start[n]
-    NR = score.shape[1]
-    for j in range(left + 1):  # one call site: a literal 0 would compile a second version
-        if j == 0 or (mode == MODE_BANK and j <= bank_cap):
-            score_rolls(S[j], m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok,
-                        five_face, extra_bonus, j)
-        else:
-            S[j, :] = S[j - 1, :]
-    if left == 0:
-        return
-    X = EX[0]
-    X[full0:] = S[0]
-    _expect(X, child, full0)
-    for j in range(1, left):
-        # the best of scoring, keeping all, or any smaller keep, smallest keeps first
-        # (kernel.best_keeps for one upper total, flat for speed like _expect)
-        Y[:] = EX[j - 1]
-        for r in range(NR):
-            Y[full0 + r] = max(S[j, r], EX[j - 1, full0 + r])
-        if must_keep_one:
-            Y[0] = NEG
-        for k in range(1, Y.shape[0]):
-            best = Y[k]
-            for i in range(sub_ptr[k], sub_ptr[k + 1]):
-                best = max(best, Y[sub_idx[i]])
-            Y[k] = best
-        X = EX[j]
-        X[full0:] = Y[full0:]
-        _expect(X, child, full0)
-
-
 @njit(cache=True, nogil=True)
-def _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one):  # noqa: ANN001, ANN201
-    """The keep worth more than scoring now (index), or -1 to score roll r."""
-    best_v = S[left, r]
+def _choose_keep(r, left, S, EX, NR, NK, roll_ptr, roll_subs, must_keep_one):  # noqa: ANN001, ANN201
+    """The keep worth more than scoring now (index), or -1 to score roll r (S and EX flat, as
+    lean_turn fills them)."""
+    best_v = S[left * NR + r]
     best_k = -1
     for i in range(roll_ptr[r], roll_ptr[r + 1]):
         k = roll_subs[i]
         if must_keep_one and k == 0:
             continue
-        v = EX[left - 1, k]
+        v = EX[(left - 1) * NK + k]
         if v > best_v + 1e-6:
             best_v = v
             best_k = k
@@ -158,30 +64,32 @@ def _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one):  # 
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def simulate(n_games, first, seed, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
+def simulate(n_games, first, seed, T, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
              jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
              pos_ptr, pos_cat, roll_prob, bonus_points, roll_ptr, roll_subs):  # noqa: ANN001, ANN201
     """Play games first..first + n_games - 1 with the optimal policy; each one's final score.
 
     Game g's dice come from its own stream (seed, g), so results depend neither on threads
-    nor on how the games are split into calls.
+    nor on how the games are split into calls. ``T``: the packed tables (:func:`.packed.pack`)
+    the turn reads; the rest are the solver's kernel arguments the choices read.
     """
     out = np.zeros(n_games, dtype=np.int64)
     full0 = start[n]
     NK, NR, C = child.shape[0], score.shape[1], score.shape[0]
     levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
-    S0 = np.empty((levels + 1, NR), dtype=np.float32)
-    EX0 = np.empty((levels + 1, NK), dtype=np.float32)
+    (fscore, _, _, fchild, _, fjok, _, _, _, _, _, _, _, removals, up_pts, up_idx) = flat(T)
+    bonus = np.float32(extra_bonus)
+    S0 = np.empty((levels + 1) * NR, dtype=np.float32)
+    EX0 = np.empty((levels + 1) * NK, dtype=np.float32)
     Y0 = np.empty(NK, dtype=np.float32)
     zero = np.int64(0)  # typed int64 from the start: literal 0s make Numba compile the callees twice
-    lean_turn(zero, zero, zero, rolls - 1, V, score, is_upper, open_bits, cap, n, child, start, mode,
-              ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-              pos_ptr, pos_cat, roll_prob, S0, EX0, Y0)
+    lean_turn(zero, zero, zero, rolls - 1, V, fscore, is_upper, open_bits, cap, n, fchild, start, mode,
+              ycat, fjok, five_face, bonus, bank_cap, must_keep_one, removals, up_pts, up_idx, S0, EX0, Y0)
     block = 512
     n_blocks = (n_games + block - 1) // block
     for b in prange(n_blocks):
-        S_buf = np.empty((levels + 1, NR), dtype=np.float32)
-        EX_buf = np.empty((levels + 1, NK), dtype=np.float32)
+        S_buf = np.empty((levels + 1) * NR, dtype=np.float32)
+        EX_buf = np.empty((levels + 1) * NK, dtype=np.float32)
         Y = np.empty(NK, dtype=np.float32)
         for i in range(b * block, min(n_games, (b + 1) * block)):
             g = first + i
@@ -192,10 +100,9 @@ def simulate(n_games, first, seed, V, score, is_upper, open_bits, cap, n, child,
                 if turn == 0:
                     S, EX = S0, EX0
                 else:
-                    lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child,
-                              start, mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap,
-                              must_keep_one, sub_ptr, sub_idx, pos_ptr, pos_cat,
-                              roll_prob, S_buf, EX_buf, Y)
+                    lean_turn(m, a, u, left, V, fscore, is_upper, open_bits, cap, n, fchild, start,
+                              mode, ycat, fjok, five_face, bonus, bank_cap, must_keep_one, removals, up_pts,
+                              up_idx, S_buf, EX_buf, Y)
                     S, EX = S_buf, EX_buf
                 k = 0
                 while True:
@@ -205,7 +112,7 @@ def simulate(n_games, first, seed, V, score, is_upper, open_bits, cap, n, child,
                     r = k - full0
                     if left == 0:
                         break
-                    k = _choose_keep(r, left, S, EX, full0, roll_ptr, roll_subs, must_keep_one)
+                    k = _choose_keep(r, left, S, EX, NR, NK, roll_ptr, roll_subs, must_keep_one)
                     if k < 0:
                         break
                     left -= 1
