@@ -375,23 +375,6 @@ def _check_yahtzee_50(rs: Ruleset, names: frozenset[str]) -> None:
             _("the Yahtzee box can hold 50 only once it is filled; add yahtzee to the filled boxes"))
 
 
-def warm_up() -> None:
-    """Compile the coach's kernels now (or load them compiled: a fraction of a second), so that
-    a player's first question after an install does not wait for Numba (10-20 s once per
-    machine): one ranking, with odds and in a batch, on a Kids table of zeros (the kernels'
-    compiled code serves every ruleset; no table is built or read). A front end calls it
-    through :func:`.warm.warm_up_soon`."""
-    from ..registry import get_ruleset
-    from .spec import SolverSpec
-
-    spec = SolverSpec(get_ruleset("kids"), 0)
-    values = np.zeros((1 << spec.n_cat, spec.n_aux, spec.bonus[1] + 1), dtype=np.float32)
-    coach = Coach(Solution(spec, values, 0.0, 0))
-    pos = coach.position((), range(1, spec.ruleset.dice + 1), 2, upper=0)
-    coach.options(pos, with_odds=True)
-    coach.rank_many([pos])
-
-
 def filled_from_text(text: str) -> list[str]:
     """"ones,twos" -> ["ones", "twos"]; empty or "-" -> []."""
     return [t.strip() for t in text.split(",") if t.strip() and t.strip() != "-"]

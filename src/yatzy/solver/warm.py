@@ -10,7 +10,6 @@ import threading
 import numpy as np
 
 from .coach import Coach
-from .coach import warm_up as warm_up_coach
 from .solve import Solution
 from .spec import SolverSpec
 from .target import target_options
@@ -19,17 +18,20 @@ log = logging.getLogger(__name__)
 
 
 def warm_up() -> None:
-    """The coach's kernels (:func:`.coach.warm_up`), then the end game's that a target query
-    runs (~20 s on a loaded machine the first time), both on a Kids table of zeros: the
+    """Compile the kernels a player's questions run now (or load them compiled: a fraction of a
+    second), all on one Kids table of zeros: the coach's (one ranking, with odds and in a batch)
+    and the end game's a target query runs (~20 s on a loaded machine the first time). The
     compiled code serves every ruleset, and no table is built or read."""
     from ..registry import get_ruleset
 
-    warm_up_coach()
     spec = SolverSpec(get_ruleset("kids"), 0)
     values = np.zeros((1 << spec.n_cat, spec.n_aux, spec.bonus[1] + 1), dtype=np.float32)
     coach = Coach(Solution(spec, values, 0.0, 0))
-    pos = coach.position(coach.ids[:-2], range(1, spec.ruleset.dice + 1), 2, upper=0)
-    target_options(coach, pos, 10)
+    dice = range(1, spec.ruleset.dice + 1)
+    pos = coach.position((), dice, 2, upper=0)
+    coach.options(pos, with_odds=True)
+    coach.rank_many([pos])
+    target_options(coach, coach.position(coach.ids[:-2], dice, 2, upper=0), 10)
 
 
 _warming: threading.Thread | None = None
