@@ -232,18 +232,14 @@ def _solve_layers(spec: SolverSpec, keep: Callable[[np.ndarray, np.ndarray], Non
     for layer in layers:
         slot[layer] = np.arange(len(layer))
 
-    def banks(filled: int) -> int:
-        if not bounded:
-            return spec.n_aux
-        return min((spec.ruleset.rolls_per_turn - 1) * filled, spec.bank_cap) + 1
-
-    after = np.zeros((1, banks(spec.n_cat), cap + 1), dtype=np.float32)  # the full card: the bonus, if earned
+    banks = _bounded_banks(spec) if bounded else np.full(spec.n_cat + 1, spec.n_aux)
+    after = np.zeros((1, banks[spec.n_cat], cap + 1), dtype=np.float32)  # the full card: the bonus, if earned
     after[0, :, cap] = bonus_points
     keep(layers[spec.n_cat], after)
     total, done = len(masks) - 1, 0
     for filled in range(spec.n_cat - 1, -1, -1):
         layer = layers[filled]
-        rows = np.zeros((len(layer), banks(filled), cap + 1), dtype=np.float32)
+        rows = np.zeros((len(layer), banks[filled], cap + 1), dtype=np.float32)
         with numba.parallel_chunksize(CHUNK):
             kernel.solve_layer(layer, rows, after, slot, *spec.kernel_args, spec.umax, spec.ulo)
         keep(layer, rows)
@@ -251,6 +247,13 @@ def _solve_layers(spec: SolverSpec, keep: Callable[[np.ndarray, np.ndarray], Non
         done += len(layer)
         if progress is not None:
             progress(done, total)
+
+
+def _bounded_banks(spec: SolverSpec) -> np.ndarray:
+    """How many banks (0, 1, ...) a card with f boxes filled can have, for each f: a turn saves
+    at most rolls - 1, and the spec's cap bounds them all."""
+    filled = np.arange(spec.n_cat + 1)
+    return np.minimum((spec.ruleset.rolls_per_turn - 1) * filled, spec.bank_cap) + 1
 
 
 def exact_cap(ruleset: Ruleset) -> int:
@@ -278,8 +281,6 @@ def exact_value(ruleset: Ruleset, progress: Progress | None = None) -> Solution:
     t0 = time.perf_counter()
     _solve_layers(spec, keep, progress, bounded=True)
     seconds = time.perf_counter() - t0
-    masks = np.arange(1 << spec.n_cat)
-    filled = np.array([bin(m).count("1") for m in range(1 << spec.n_cat)])
-    banks = np.minimum((ruleset.rolls_per_turn - 1) * filled, spec.bank_cap) + 1
-    states = int((spec.upper_reach().sum(axis=1)[masks] * banks).sum())
+    filled = np.bitwise_count(np.arange(1 << spec.n_cat))  # each card's boxes filled
+    states = int((spec.upper_reach().sum(axis=1) * _bounded_banks(spec)[filled]).sum())
     return Solution(spec, start[0], seconds, states)
