@@ -226,7 +226,7 @@ def _solve_layers(spec: SolverSpec, keep: Callable[[np.ndarray, np.ndarray], Non
     """
     _, cap, bonus_points = spec.bonus
     masks = spec.reachable_masks.astype(np.int64)
-    filled_in = np.array([bin(int(m)).count("1") for m in masks])
+    filled_in = np.bitwise_count(masks)
     layers = [masks[filled_in == filled] for filled in range(spec.n_cat + 1)]
     slot = np.zeros(1 << spec.n_cat, dtype=np.int64)  # a card's row in its layer's array
     for layer in layers:
