@@ -187,7 +187,7 @@ def serve(db: str, port: int, pubsub: str | None) -> None:
     limits lifted: every client here comes from 127.0.0.1. No limit to speak of on the
     WebSockets per address (``--connections-per-address``), a message rate no client here
     reaches, no limit on lookups and new rooms."""
-    from yatzy.solver.coach import warm_up
+    from yatzy.solver.warm import warm_up
     from yatzy.web.app import create_app, run_server
     from yatzy.web.limits import Limits
 
