@@ -78,9 +78,10 @@ def score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, m
     visits the boxes where it scores points (pos_cat); a box where it scores is worth at least
     its zero, so Z never overstates. A joker fills any open box it may, at its joker points.
 
-    A roll's offers are listed first (cats, offs, bases: scratch), then its row is made eight
-    columns at a time, the best so far in eight locals: stored once, where a loop over the
-    columns for each offer stored every step (the scoring was two thirds of a card's time).
+    A roll's offers are listed first (cats, offs, bases: scratch), then each offer is one loop
+    over the row's columns, reading R through a view that starts at the offer's column. Numba
+    wraps a negative index, so ``R[c, off + t]`` became scalar loads or gathers; a view's
+    ``q[t]``, t from a range, cannot be negative and the loop runs on vector registers.
     ``W`` is a multiple of 8.
     """
     C, NR = score.shape
@@ -92,8 +93,9 @@ def score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, m
         if (opn >> c) & 1:
             row_aux = (0 if c == ycat else a) if ymode else next_aux
             _copy_row(R[c], V[slot[m | (1 << c)], row_aux], cap)
+            zc = R[c, lo:]  # a view: its index t is never negative, so the loop vectorizes
             for t in range(W):
-                Z[t] = max(Z[t], R[c, lo + t])
+                Z[t] = max(Z[t], zc[t])
     if ymode and (opn >> ycat) & 1:
         _copy_row(R[C], V[slot[m | (1 << ycat)], 1], cap)
     yfilled = ymode and (m >> ycat) & 1 == 1
@@ -120,19 +122,17 @@ def score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, m
                 bases[K] = np.float32(pts)
                 K += 1
         out = S[r]
-        for b in range(0, W, 8):
-            if joker:
-                a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = NEG
-            else:
-                a0, a1, a2, a3 = Z[b], Z[b + 1], Z[b + 2], Z[b + 3]
-                a4, a5, a6, a7 = Z[b + 4], Z[b + 5], Z[b + 6], Z[b + 7]
-            for i in range(K):
-                q = R[cats[i], offs[i] + b:offs[i] + b + 8]
-                p = bases[i]
-                a0, a1, a2, a3 = max(a0, p + q[0]), max(a1, p + q[1]), max(a2, p + q[2]), max(a3, p + q[3])
-                a4, a5, a6, a7 = max(a4, p + q[4]), max(a5, p + q[5]), max(a6, p + q[6]), max(a7, p + q[7])
-            out[b], out[b + 1], out[b + 2], out[b + 3] = a0, a1, a2, a3
-            out[b + 4], out[b + 5], out[b + 6], out[b + 7] = a4, a5, a6, a7
+        if joker:
+            for t in range(W):
+                out[t] = NEG
+        else:
+            for t in range(W):
+                out[t] = Z[t]
+        for i in range(K):
+            q = R[cats[i], offs[i]:]
+            p = bases[i]
+            for t in range(W):
+                out[t] = max(out[t], p + q[t])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -190,9 +190,9 @@ def solve_mask(m, out, V, slot, score, is_upper, open_bits, cap, n, child, start
             expect(X, child, start, n, W)
             if mode == MODE_BANK:
                 if j - 1 >= rolls - 1:
-                    b = j - 1 - (rolls - 1)
+                    hb = here[j - 1 - (rolls - 1), lo:]
                     for t in range(Wt):
-                        here[b, lo + t] = X[0, t]
+                        hb[t] = X[0, t]
                 if j <= next_top:
                     score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat,
                                jok, five_face, extra_bonus, j, pos_ptr, pos_cat, cats, offs, bases)
@@ -206,9 +206,9 @@ def solve_mask(m, out, V, slot, score, is_upper, open_bits, cap, n, child, start
             p = roll_prob[r]
             for t in range(W):
                 acc[t] += p * X[full0 + r, t]
-        b = top if mode == MODE_BANK else a
+        hb = here[top if mode == MODE_BANK else a, lo:]
         for t in range(Wt):
-            here[b, lo + t] = acc[t]
+            hb[t] = acc[t]
     # the hopeless totals below lo: lo's values (every aux this mask wrote)
     for b in range(here.shape[0]):
         for u in range(lo):
