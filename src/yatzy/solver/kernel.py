@@ -65,10 +65,10 @@ def best_keeps(X, sub_ptr, sub_idx, U, must_keep_one):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
-def score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok,
+def score_step(S, c0, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok,
                five_face, extra_bonus, next_aux, pos_ptr, pos_cat, cats, offs, bases):  # noqa: ANN001, ANN201
-    """S[r, t]: best value of scoring roll r now, from (m, a, u = lo + t), next state's aux next_aux;
-    ``V`` holds the values of the next layer's cards, card m' in row ``slot[m']``.
+    """S[r, c0 + t]: best value of scoring roll r now, from (m, a, u = lo + t), next state's aux
+    next_aux; ``V`` holds the values of the next layer's cards, card m' in row ``slot[m']``.
 
     Each open box's row of V is copied once into ``R[c]``, past ``cap`` with the value at ``cap``
     (an upper box's points past the threshold leave u at cap), and the Yahtzee box's row with aux
@@ -121,7 +121,7 @@ def score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, m
                     cats[K], offs[K] = c, lo + pts if is_upper[c] else lo
                 bases[K] = np.float32(pts)
                 K += 1
-        out = S[r]
+        out = S[r, c0:]
         if joker:
             for t in range(W):
                 out[t] = NEG
@@ -146,82 +146,113 @@ def _copy_row(dst, row, cap):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
-def solve_mask(m, out, V, slot, score, is_upper, open_bits, cap, n, child, start, mode,
-               ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-               pos_ptr, pos_cat, roll_prob, umax, ulo):  # noqa: ANN001, ANN201
-    """Solve every (aux, u) of card m into ``out[slot[m]]`` from the values of the next layer's
-    cards (``V``, by ``slot`` too): u from ulo[m] to umax[m] solved, below ulo[m] copied (the
-    module's docstring).
+def solve_cards(ms, out, V, slot, score, is_upper, open_bits, cap, n, child, start, mode,
+                ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
+                pos_ptr, pos_cat, roll_prob, umax, ulo):  # noqa: ANN001, ANN201
+    """Solve every (aux, u) of the cards ``ms`` (one layer's) into ``out[slot[m]]`` from the
+    values of the next layer's cards (``V``, by ``slot`` too): for each card u from ulo[m] to
+    umax[m] solved, below ulo[m] copied (the module's docstring).
 
-    The columns are padded to a multiple of 8 (the scoring's blocks); a padded column is
-    never read into a real one (the upper total moves only through R) and never stored. The
-    full rolls' rows of X hold the level below between levels (expect writes only the smaller
-    keeps), so no copy of them is kept apart.
+    The cards' turns run side by side: card g owns the columns col[g]..col[g+1] of X and S,
+    its upper totals padded to a multiple of 8. Only the scoring differs between cards; the
+    keeps' expectations and best keeps run over all the columns at once, so their loops are a
+    few cards long instead of one card's 40 columns, and each row's set-up is paid once for
+    them all. A padded column is never read into a real one (the upper total moves only
+    through R) and never stored. The full rolls' rows of X hold the level below between levels
+    (expect writes only the smaller keeps), so no copy of them is kept apart.
     """
+    G = ms.shape[0]
     NK = child.shape[0]
     C, NR = score.shape
-    lo = ulo[m]
-    Wt = umax[m] + 1 - lo
-    W = (Wt + 7) // 8 * 8
-    here = out[slot[m]]
+    col = np.zeros(G + 1, dtype=np.int64)
+    wmax = 0
+    for g in range(G):
+        w = (umax[ms[g]] + 1 - ulo[ms[g]] + 7) // 8 * 8
+        col[g + 1] = col[g] + w
+        wmax = max(wmax, w)
+    T = col[G]
     full0 = start[n]
-    X = np.empty((NK, W), dtype=np.float32)
-    S = np.empty((NR, W), dtype=np.float32)
-    Z = np.empty(W, dtype=np.float32)
+    X = np.empty((NK, T), dtype=np.float32)
+    S = np.empty((NR, T), dtype=np.float32)
+    Z = np.empty(wmax, dtype=np.float32)
     # an upper offer reads up to lo + points + W: past cap by at most 6n + W
-    R = np.empty((C + 1, cap + 1 + 6 * n + W), dtype=np.float32)
+    R = np.empty((C + 1, cap + 1 + 6 * n + wmax), dtype=np.float32)
     cats = np.empty(C, dtype=np.int64)
     offs = np.empty(C, dtype=np.int64)
     bases = np.empty(C, dtype=np.float32)
-    n_aux = 2 if mode == MODE_YAHTZEE else 1
-    if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 0:
-        n_aux = 1
+    n_aux = 1
+    if mode == MODE_YAHTZEE:
+        for g in range(G):
+            if (ms[g] >> ycat) & 1:
+                n_aux = 2
     # the banks this layer holds and the next one's (bank_cap each in a whole table; fewer in
     # early layers of a table bounded by what a bank can hold after its turns)
-    top, next_top = here.shape[0] - 1, V.shape[1] - 1
+    top, next_top = out.shape[1] - 1, V.shape[1] - 1
     levels = rolls - 1 + (top if mode == MODE_BANK else 0)
     for a in range(n_aux):
-        score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok, five_face,
-                   extra_bonus, 0, pos_ptr, pos_cat, cats, offs, bases)
+        for g in range(G):
+            m = ms[g]
+            score_step(S, col[g], Z, R, m, a, V, slot, score, is_upper, open_bits, cap, ulo[m],
+                       col[g + 1] - col[g], mode, ycat, jok, five_face, extra_bonus, 0, pos_ptr,
+                       pos_cat, cats, offs, bases)
         for r in range(NR):
-            for t in range(W):
+            for t in range(T):
                 X[full0 + r, t] = S[r, t]
         for j in range(1, levels + 1):
-            expect(X, child, start, n, W)
+            expect(X, child, start, n, T)
             if mode == MODE_BANK:
                 if j - 1 >= rolls - 1:
-                    hb = here[j - 1 - (rolls - 1), lo:]
-                    for t in range(Wt):
-                        hb[t] = X[0, t]
+                    for g in range(G):
+                        m = ms[g]
+                        hb = out[slot[m], j - 1 - (rolls - 1), ulo[m]:]
+                        xg = X[0, col[g]:]
+                        for t in range(umax[m] + 1 - ulo[m]):
+                            hb[t] = xg[t]
                 if j <= next_top:
-                    score_step(S, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat,
-                               jok, five_face, extra_bonus, j, pos_ptr, pos_cat, cats, offs, bases)
+                    for g in range(G):
+                        m = ms[g]
+                        score_step(S, col[g], Z, R, m, a, V, slot, score, is_upper, open_bits, cap,
+                                   ulo[m], col[g + 1] - col[g], mode, ycat, jok, five_face,
+                                   extra_bonus, j, pos_ptr, pos_cat, cats, offs, bases)
             for r in range(NR):
-                for t in range(W):
+                for t in range(T):
                     X[full0 + r, t] = max(S[r, t], X[full0 + r, t])
-            best_keeps(X, sub_ptr, sub_idx, W, must_keep_one)
+            best_keeps(X, sub_ptr, sub_idx, T, must_keep_one)
         # the turn's value: the first roll's values weighted by their chances
-        acc = np.zeros(W, dtype=np.float64)
+        acc = np.zeros(T, dtype=np.float64)
         for r in range(NR):
             p = roll_prob[r]
-            for t in range(W):
+            for t in range(T):
                 acc[t] += p * X[full0 + r, t]
-        hb = here[top if mode == MODE_BANK else a, lo:]
-        for t in range(Wt):
-            hb[t] = acc[t]
-    # the hopeless totals below lo: lo's values (every aux this mask wrote)
-    for b in range(here.shape[0]):
-        for u in range(lo):
-            here[b, u] = here[b, lo]
+        for g in range(G):
+            m = ms[g]
+            if mode == MODE_YAHTZEE and a == 1 and (m >> ycat) & 1 == 0:
+                continue  # the Yahtzee box open: no 50 scored yet, aux 1 is no state
+            hb = out[slot[m], top if mode == MODE_BANK else a, ulo[m]:]
+            ag = acc[col[g]:]
+            for t in range(umax[m] + 1 - ulo[m]):
+                hb[t] = ag[t]
+    # the hopeless totals below lo: lo's values (every aux the cards wrote)
+    for g in range(G):
+        m = ms[g]
+        here = out[slot[m]]
+        for b in range(here.shape[0]):
+            for u in range(ulo[m]):
+                here[b, u] = here[b, ulo[m]]
+
+
+GROUP = 4
+"""Cards a thread solves side by side (:func:`solve_cards`)."""
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def solve_layer(masks, out, V, slot, score, is_upper, open_bits, cap, n, child, start, mode,
                 ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
                 pos_ptr, pos_cat, roll_prob, umax, ulo):  # noqa: ANN001, ANN201
-    """Solve every card of one layer (the same number of boxes filled) in parallel, into ``out``
-    from the next layer's values ``V`` (a card's row in either: ``slot``)."""
-    for i in prange(masks.shape[0]):
-        solve_mask(masks[i], out, V, slot, score, is_upper, open_bits, cap, n, child, start,
-                   mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr,
-                   sub_idx, pos_ptr, pos_cat, roll_prob, umax, ulo)
+    """Solve every card of one layer (the same number of boxes filled) in parallel, GROUP cards
+    side by side, into ``out`` from the next layer's values ``V`` (a card's row in either:
+    ``slot``)."""
+    for i in prange((masks.shape[0] + GROUP - 1) // GROUP):
+        solve_cards(masks[i * GROUP:(i + 1) * GROUP], out, V, slot, score, is_upper, open_bits,
+                    cap, n, child, start, mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap,
+                    must_keep_one, sub_ptr, sub_idx, pos_ptr, pos_cat, roll_prob, umax, ulo)
