@@ -64,29 +64,65 @@ def best_keeps(X, sub_ptr, sub_idx, U, must_keep_one):  # noqa: ANN001, ANN201
                 X[k, u] = max(X[k, u], X[j, u])
 
 
-@njit(cache=True, nogil=True, fastmath=FAST)
-def score_step(S, c0, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, W, mode, ycat, jok,
-               five_face, extra_bonus, next_aux, pos_ptr, pos_cat, cats, offs, bases):  # noqa: ANN001, ANN201
-    """S[r, c0 + t]: best value of scoring roll r now, from (m, a, u = lo + t), next state's aux
-    next_aux; ``V`` holds the values of the next layer's cards, card m' in row ``slot[m']``.
+@njit(cache=True, nogil=True)
+def list_offers(m, a, lo, RL, score, is_upper, open_bits, ycat, jok, five_face, extra_bonus,
+                ymode, pos_ptr, pos_cat, optr, oq, obase, ojoker):  # noqa: ANN001, ANN201
+    """Every way card m (aux a) can score each roll for points: roll r's offers are
+    ``optr[r]:optr[r + 1]``, each the points ``obase`` plus the row of R that starts at flat
+    index ``oq`` (box c's row from column off: c * RL + off). ``ojoker[r]``: r is a joker.
 
-    Each open box's row of V is copied once into ``R[c]``, past ``cap`` with the value at ``cap``
-    (an upper box's points past the threshold leave u at cap), and the Yahtzee box's row with aux
-    1 (the 50 scored) into ``R[C]``: so every way of scoring a roll, joker or not, is an offer of
-    points ``base`` plus the row ``R[cats[i]]`` from column ``offs[i]``. Filling a box with 0 is
-    worth its row whatever the roll, so the best zero (Z) is computed once and each roll only
-    visits the boxes where it scores points (pos_cat); a box where it scores is worth at least
-    its zero, so Z never overstates. A joker fills any open box it may, at its joker points.
-
-    A roll's offers are listed first (cats, offs, bases: scratch), then each offer is one loop
-    over the row's columns, reading R through a view that starts at the offer's column. Numba
-    wraps a negative index, so ``R[c, off + t]`` became scalar loads or gathers; a view's
-    ``q[t]``, t from a range, cannot be negative and the loop runs on vector registers.
-    ``W`` is a multiple of 8.
+    Each open box's row of the next values is R[c] (:func:`score_step`), the Yahtzee box's row
+    with aux 1 (the 50 scored) R[C]; an upper box's points move the row's start. Filling a box
+    with 0 is worth its row whatever the roll, so those are left to the best zero (Z); a box
+    where the roll scores is worth at least its zero, so Z never overstates. A joker fills any
+    open box it may, at its joker points. The offers are the same for every bank a turn can
+    save, so they are listed once a card and read at every bank. Branch-free: each candidate
+    is written and kept only if its box is open (a card's open boxes look random to the CPU).
     """
     C, NR = score.shape
     opn = open_bits[m]
-    ymode = mode == MODE_YAHTZEE
+    yfilled = ymode and (m >> ycat) & 1 == 1
+    K = 0
+    for r in range(NR):
+        optr[r] = K
+        joker = yfilled and five_face[r] > 0
+        ojoker[r] = joker
+        if joker:
+            bonus = np.float32(extra_bonus if a == 1 else 0.0)
+            for c in range(C):
+                pts = jok[m, five_face[r] - 1, c]
+                oq[K] = c * RL + (lo + pts if is_upper[c] else lo)
+                obase[K] = np.float32(pts) + bonus
+                K += pts >= 0
+        else:
+            for i in range(pos_ptr[r], pos_ptr[r + 1]):
+                c = pos_cat[i]
+                pts = score[c, r]
+                if ymode and c == ycat:  # the 50 scored: the box's row with aux 1
+                    oq[K] = C * RL + lo
+                else:
+                    oq[K] = c * RL + (lo + pts if is_upper[c] else lo)
+                obase[K] = np.float32(pts)
+                K += (opn >> c) & 1
+    optr[NR] = K
+
+
+@njit(cache=True, nogil=True, fastmath=FAST)
+def score_step(S, c0, Z, R, m, a, V, slot, open_bits, cap, lo, W, ymode, ycat, next_aux,
+               optr, oq, obase, ojoker):  # noqa: ANN001, ANN201
+    """S[r, c0 + t]: best value of scoring roll r now, from (m, a, u = lo + t), next state's aux
+    next_aux, over the offers :func:`list_offers` made; ``V`` holds the values of the next
+    layer's cards, card m' in row ``slot[m']``.
+
+    Each open box's row of V is copied once into ``R[c]``, past ``cap`` with the value at ``cap``
+    (an upper box's points past the threshold leave u at cap), the Yahtzee box's row with aux 1
+    into ``R[C]``. Each offer is one loop over the row's columns, reading R flat at an unsigned
+    index: Numba wraps a negative index, so ``R[c, off + t]`` became scalar loads or gathers; an
+    unsigned one cannot be negative and the loop runs on vector registers. ``W`` is a multiple
+    of 8.
+    """
+    C = R.shape[0] - 1
+    opn = open_bits[m]
     for t in range(W):
         Z[t] = NEG
     for c in range(C):
@@ -98,41 +134,21 @@ def score_step(S, c0, Z, R, m, a, V, slot, score, is_upper, open_bits, cap, lo, 
                 Z[t] = max(Z[t], zc[t])
     if ymode and (opn >> ycat) & 1:
         _copy_row(R[C], V[slot[m | (1 << ycat)], 1], cap)
-    yfilled = ymode and (m >> ycat) & 1 == 1
-    for r in range(NR):
-        K = 0
-        joker = yfilled and five_face[r] > 0
-        if joker:
-            bonus = np.float32(extra_bonus if a == 1 else 0.0)
-            for c in range(C):
-                pts = jok[m, five_face[r] - 1, c]
-                if pts >= 0:
-                    cats[K], offs[K], bases[K] = c, lo + pts if is_upper[c] else lo, np.float32(pts) + bonus
-                    K += 1
-        else:
-            for i in range(pos_ptr[r], pos_ptr[r + 1]):
-                c = pos_cat[i]
-                if (opn >> c) & 1 == 0:
-                    continue
-                pts = score[c, r]
-                if ymode and c == ycat:  # the 50 scored: the box's row with aux 1
-                    cats[K], offs[K] = C, lo
-                else:
-                    cats[K], offs[K] = c, lo + pts if is_upper[c] else lo
-                bases[K] = np.float32(pts)
-                K += 1
+    Rf = R.reshape(-1)
+    Wu = np.uint64(W)
+    for r in range(optr.shape[0] - 1):
         out = S[r, c0:]
-        if joker:
+        if ojoker[r]:
             for t in range(W):
                 out[t] = NEG
         else:
             for t in range(W):
                 out[t] = Z[t]
-        for i in range(K):
-            q = R[cats[i], offs[i]:]
-            p = bases[i]
-            for t in range(W):
-                out[t] = max(out[t], p + q[t])
+        for i in range(optr[r], optr[r + 1]):
+            o = np.uint64(oq[i])
+            p = obase[i]
+            for t in range(Wu):
+                out[t] = max(out[t], p + Rf[o + t])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -176,10 +192,13 @@ def solve_cards(ms, out, V, slot, score, is_upper, open_bits, cap, n, child, sta
     S = np.empty((NR, T), dtype=np.float32)
     Z = np.empty(wmax, dtype=np.float32)
     # an upper offer reads up to lo + points + W: past cap by at most 6n + W
-    R = np.empty((C + 1, cap + 1 + 6 * n + wmax), dtype=np.float32)
-    cats = np.empty(C, dtype=np.int64)
-    offs = np.empty(C, dtype=np.int64)
-    bases = np.empty(C, dtype=np.float32)
+    RL = cap + 1 + 6 * n + wmax
+    R = np.empty((C + 1, RL), dtype=np.float32)
+    optr = np.empty((G, NR + 1), dtype=np.int64)
+    oq = np.empty((G, NR * C), dtype=np.int64)
+    obase = np.empty((G, NR * C), dtype=np.float32)
+    ojoker = np.empty((G, NR), dtype=np.bool_)
+    ymode = mode == MODE_YAHTZEE
     n_aux = 1
     if mode == MODE_YAHTZEE:
         for g in range(G):
@@ -192,9 +211,10 @@ def solve_cards(ms, out, V, slot, score, is_upper, open_bits, cap, n, child, sta
     for a in range(n_aux):
         for g in range(G):
             m = ms[g]
-            score_step(S, col[g], Z, R, m, a, V, slot, score, is_upper, open_bits, cap, ulo[m],
-                       col[g + 1] - col[g], mode, ycat, jok, five_face, extra_bonus, 0, pos_ptr,
-                       pos_cat, cats, offs, bases)
+            list_offers(m, a, ulo[m], RL, score, is_upper, open_bits, ycat, jok, five_face,
+                        extra_bonus, ymode, pos_ptr, pos_cat, optr[g], oq[g], obase[g], ojoker[g])
+            score_step(S, col[g], Z, R, m, a, V, slot, open_bits, cap, ulo[m], col[g + 1] - col[g],
+                       ymode, ycat, 0, optr[g], oq[g], obase[g], ojoker[g])
         for r in range(NR):
             for t in range(T):
                 X[full0 + r, t] = S[r, t]
@@ -211,9 +231,9 @@ def solve_cards(ms, out, V, slot, score, is_upper, open_bits, cap, n, child, sta
                 if j <= next_top:
                     for g in range(G):
                         m = ms[g]
-                        score_step(S, col[g], Z, R, m, a, V, slot, score, is_upper, open_bits, cap,
-                                   ulo[m], col[g + 1] - col[g], mode, ycat, jok, five_face,
-                                   extra_bonus, j, pos_ptr, pos_cat, cats, offs, bases)
+                        score_step(S, col[g], Z, R, m, a, V, slot, open_bits, cap, ulo[m],
+                                   col[g + 1] - col[g], ymode, ycat, j, optr[g], oq[g], obase[g],
+                                   ojoker[g])
             for r in range(NR):
                 for t in range(T):
                     X[full0 + r, t] = max(S[r, t], X[full0 + r, t])
