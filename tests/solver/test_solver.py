@@ -13,6 +13,7 @@ from yatzy.actions import Roll, Score
 from yatzy.dice import all_rolls, counts, sub_multisets
 from yatzy.registry import get_ruleset
 from yatzy.rules import Bonus, Category, Ruleset
+from yatzy.solver import kernel
 from yatzy.solver import simulate as simulate_module
 from yatzy.solver.coach import Coach
 from yatzy.solver.simulate import simulate_optimal
@@ -281,3 +282,18 @@ def test_ulo_is_the_highest_total_that_cannot_reach_the_bonus_any_more() -> None
             assert left >= cap - 1 or top == 0
         else:  # every total the card can hold is hopeless
             assert top + left < cap
+
+
+@pytest.mark.parametrize(("name", "cap"), [("kids", 0), ("yahtzee", 0), ("osto", 2)])
+def test_cards_solved_side_by_side_give_the_same_table(
+        name: str, cap: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread solves ``kernel.GROUP`` cards side by side, their upper totals in columns next to
+    each other: the table is bit for bit the one of each card solved alone, however many go
+    together (cards of different widths, Yahtzee's cards with and without the 50 scored, banks)."""
+    spec = SolverSpec(get_ruleset(name), cap)
+    tables = []
+    for group in (1, 3, 4, 7):
+        monkeypatch.setattr(kernel, "GROUP", group)
+        tables.append(build(spec))
+    assert all(np.array_equal(tables[0], t) for t in tables[1:])
+    assert tables[0].any()

@@ -172,10 +172,11 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
     return sol
 
 
-CHUNK = 16
-"""Cards a thread takes at a time from its layer: each takes more as it finishes, so a core
-busy with something else slows a layer by its share, not by half (split in two halves, the
-layer waited for the slower: a Maxi layer took 1.3 times as long on the shared machine)."""
+CHUNK = 4
+"""Groups of cards (``kernel.GROUP`` each: 16 cards) a thread takes at a time from its layer:
+each takes more as it finishes, so a core busy with something else slows a layer by its share,
+not by half (split in two halves, the layer waited for the slower: a Maxi layer took 1.3 times
+as long on the shared machine)."""
 
 IN_MEMORY = 256 * 2**20
 """Bytes of the biggest table built whole in memory; a bigger one (Maxi's) is written to its
@@ -241,7 +242,8 @@ def _solve_layers(spec: SolverSpec, keep: Callable[[np.ndarray, np.ndarray], Non
         layer = layers[filled]
         rows = np.zeros((len(layer), banks[filled], cap + 1), dtype=np.float32)
         with numba.parallel_chunksize(CHUNK):
-            kernel.solve_layer(layer, rows, after, slot, *spec.kernel_args, spec.umax, spec.ulo)
+            kernel.solve_layer(layer, kernel.GROUP, rows, after, slot, *spec.kernel_args,
+                               spec.umax, spec.ulo)
         keep(layer, rows)
         after = rows
         done += len(layer)
