@@ -82,9 +82,9 @@ async def test_the_new_game_screen_says_what_a_first_maxi_game_costs_and_what_pl
         screen.query_one("#kind-1").value = "strong"  # type: ignore[attr-defined]
         await until(pilot, lambda: cost() != "")
         assert cost() == ("Maxi Yatzy (6 dice): the first game with the strong bot builds its table, "
-                          "about 3 minutes and 1.8 GB, once; later games load it. The greedy bot needs "
+                          "about 2 minutes and 1.8 GB, once; later games load it. The greedy bot needs "
                           "no table and plays at once. Yatzy (Scandinavian) starts at once.")
         await click(pilot, "#opt-saved_rolls")  # no saved rolls: a table a fifth the size
-        await until(pilot, lambda: "about 60 seconds and 357 MB" in cost())
+        await until(pilot, lambda: "about 35 seconds and 357 MB" in cost())
         screen.query_one("#kind-1").value = "random"  # type: ignore[attr-defined]
         await until(pilot, lambda: cost() == "")

@@ -5,9 +5,10 @@ The time comes from the work the build does, counted from the ruleset's states: 
 totals the solver works out for every card (from ``ulo`` to ``umax``: below, the bonus is out
 of reach and the values are copied), times the rolls a turn may still use, times the keeps of
 its dice (twice in Yahtzee, with its 50-or-0 box), at the rate measured on the project's
-2-core machine (Maxi with saved rolls 182 s, Maxi without 55 s, Yatzy 0.8 s, Osto 10 s,
-Yahtzee 0.4 s: within a quarter of each; docs/performance.md). It is a first guess for the new
-game screen; the build itself measures its own rate (:mod:`yatzy.solver.tables`).
+2-core machine (Maxi with saved rolls 105 s, Maxi without 37 s, Yatzy 0.53 s, Osto 4.2 s,
+Yahtzee 0.4 s: within a tenth of each but Osto's, 4.7 s, and Yahtzee's, 0.26 s;
+docs/performance.md). It is a first guess for the new game screen; the build itself measures
+its own rate (:mod:`yatzy.solver.tables`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .kernel import MODE_YAHTZEE
 from .solve import cache_dir, check_solvable, table_key
 from .spec import SolverSpec
 
-WORK_PER_SECOND = 1.15e9
+WORK_PER_SECOND = 1.9e9
 """Work units (see the module) the solver does per second on the 2-core machine."""
 
 
