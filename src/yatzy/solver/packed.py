@@ -43,13 +43,8 @@ def pack(spec: SolverSpec) -> np.ndarray:
     # keep itself (a maximum with itself changes nothing): the best-keep pass without branches
     _, sub = spec.child_sub
     removals = np.where(sub >= 0, sub, np.arange(len(keeps))[:, None])
-    # an upper box's points take a few values (0, f, ..., n*f): each roll's as an index into
-    # them, the last repeated to one width (the rows of lower boxes unused)
-    points = [sorted(set(row.tolist())) if a.is_upper[c] else [0] for c, row in enumerate(a.score)]
-    upw = max(map(len, points))
-    up_pts = np.array([p + p[-1:] * (upw - len(p)) for p in points], dtype=np.int64)
-    up_idx = np.array([[p.index(x) if x in p else 0 for x in row.tolist()]
-                       for p, row in zip(points, a.score, strict=True)], dtype=np.int64)
+    up_pts, up_idx = upper_points(spec)
+    upw = up_pts.shape[1]
     tables = [a.score, a.is_upper, a.open_bits, a.child, a.start, a.jok, a.five_face, a.sub_ptr,
               a.sub_idx, a.pos_ptr, a.pos_cat, keep_ptr, keep_idx, removals, up_pts, up_idx]
     assert len(tables) == N_TABLES
@@ -60,6 +55,20 @@ def pack(spec: SolverSpec) -> np.ndarray:
     flat = [np.ascontiguousarray(t, dtype=np.int64).ravel() for t in tables]
     head[HEAD:] = len(head) + np.concatenate(([0], np.cumsum([len(f) for f in flat])))
     return np.concatenate([head, *flat])
+
+
+def upper_points(spec: SolverSpec) -> tuple[np.ndarray, np.ndarray]:
+    """(up_pts, up_idx): an upper box's points take a few values (0, f, ..., n*f), up_pts[c];
+    each roll's as an index into them, up_idx[c, r]; the last value repeated to one width (the
+    rows of lower boxes unused). A turn works an upper box's value out once for each."""
+    score, is_upper = spec.score, spec.bonus[0]
+    points = [sorted(set(row.tolist())) if is_upper[c] else [0] for c, row in enumerate(score)]
+    assert all(p[0] == 0 for p in points)  # some roll misses each face: up_pts[c, 0] is 0 points
+    upw = max(map(len, points))
+    up_pts = np.array([p + p[-1:] * (upw - len(p)) for p in points], dtype=np.int64)
+    up_idx = np.array([[p.index(x) if x in p else 0 for x in row.tolist()]
+                       for p, row in zip(points, score, strict=True)], dtype=np.int64)
+    return up_pts, up_idx
 
 
 @njit(cache=True, nogil=True)

@@ -1,9 +1,14 @@
-"""The simulator's kernel: many games of optimal play, lean per-turn work.
+"""The simulator's kernel: many games of optimal play, a block of them side by side.
 
-A simulated turn needs much less than the solver's full turn: only the levels the turn
-can still use (:func:`.packed.lean_turn`, the coach's turn too), the best keep of a roll picked
-from a precomputed list of its sub-multisets, and the empty card's first turn computed once
-for all games.
+A game's turn needs the turn's table at its own card and upper total: every roll scored, every
+keep's expectation, at the levels the turn can still use (what :func:`.packed.lean_turn` works
+out for the coach). One game's turn is too small for vector code (one upper total), so a
+thread plays :data:`BLOCK` games in step, turn by turn, and works their tables out at once, a
+game a column: the solver's expectations and best keeps over the games' columns, each roll's
+scoring a maximum over the boxes, a vector over the games. Then each game rolls its dice and
+picks from its column: the best keep of a roll from a precomputed list of its sub-multisets,
+then the best box. The same dice and the same values as one game at a time, so the same games
+(``tests/helpers/playout_oracle.py`` keeps that simulator to check it).
 """
 
 from __future__ import annotations
@@ -11,8 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .kernel import FAST, MODE_BANK, MODE_YAHTZEE, NEG
-from .packed import flat, lean_turn
+from .kernel import FAST, MODE_BANK, MODE_YAHTZEE, NEG, best_keeps, expect
 
 
 def read_only(values: np.ndarray) -> np.ndarray:
@@ -46,17 +50,134 @@ def _die(state):  # noqa: ANN001, ANN201
             return state, int(v) + 1
 
 
+BLOCK = 128
+"""Games a thread plays side by side: their turns' tables are one array, a game a column."""
+
+
+@njit(cache=True, nogil=True, fastmath=FAST)
+def _score_level(j, Sj, ms, auxs, us, V, score, is_upper, open_bits, cap, mode, ycat, jok,
+                 five_face, extra_bonus, up_pts, up_idx, pos_ptr, pos_cat, bl, bu, b0, b1, Z):  # noqa: ANN001, ANN201
+    """Sj[r, g]: the best value of scoring roll r now in game g (card ms[g], aux auxs[g], upper
+    total us[g]), the next state's aux j (a bank) — :func:`.packed.lean_turn`'s scoring, the same
+    values, for every game of a block at once.
+
+    First each box's value in each game, a game a column (bl: a lower box, its points aside; bu:
+    an upper box at each of its few points; b0, b1: the Yahtzee box without and with its 50; a
+    box filled in a game is NEG there, so it never wins); then each roll's row is a maximum over
+    the boxes, a vector over the games. A joker (its game's Yahtzee box filled) is played game by
+    game, as lean_turn plays it.
+    """
+    C, NR = score.shape
+    G = ms.shape[0]
+    UPW = up_pts.shape[1]
+    ymode = mode == MODE_YAHTZEE
+    for c in range(C):
+        for g in range(G):
+            m = ms[g]
+            if (open_bits[m] >> c) & 1 == 0:
+                bl[c, g] = NEG
+                for i in range(UPW):
+                    bu[c, i, g] = NEG
+                if ymode and c == ycat:
+                    b0[g] = NEG
+                    b1[g] = NEG
+                continue
+            nm, u = m | (1 << c), us[g]
+            ak = auxs[g] if ymode else j
+            if is_upper[c]:
+                for i in range(UPW):
+                    p = up_pts[c, i]
+                    bu[c, i, g] = np.float32(p) + V[nm, ak, min(u + p, cap)]
+            elif ymode and c == ycat:
+                b0[g] = V[nm, 0, u]
+                b1[g] = V[nm, 1, u]
+            else:
+                bl[c, g] = V[nm, ak, u]
+    # the best box filled with 0 points, once a game: a box where a roll scores is worth at least
+    # its zero (values rise with the upper total, and with the 50 scored), so each roll visits
+    # only the boxes where it scores (pos_cat) and the maximum is the same
+    for g in range(G):
+        Z[g] = NEG
+    for c in range(C):
+        src = bu[c, 0] if is_upper[c] else (b0 if ymode and c == ycat else bl[c])
+        for g in range(G):
+            Z[g] = max(Z[g], src[g])
+    for r in range(NR):
+        row = Sj[r]
+        for g in range(G):
+            row[g] = Z[g]
+        for i in range(pos_ptr[r], pos_ptr[r + 1]):
+            c = pos_cat[i]
+            if is_upper[c]:
+                src = bu[c, up_idx[c, r]]
+                for g in range(G):
+                    row[g] = max(row[g], src[g])
+            else:
+                p = score[c, r]
+                src = b1 if ymode and c == ycat else bl[c]
+                pf = np.float32(p)
+                for g in range(G):
+                    row[g] = max(row[g], pf + src[g])
+    if ymode:
+        for g in range(G):
+            m, a, u = ms[g], auxs[g], us[g]
+            if (m >> ycat) & 1 == 0:
+                continue
+            bonus = np.float32(extra_bonus if a == 1 else 0.0)
+            for r in range(NR):
+                if five_face[r] == 0:
+                    continue
+                best = NEG
+                for c in range(C):
+                    p = jok[m, five_face[r] - 1, c]
+                    if p >= 0:
+                        u2 = min(u + p, cap) if is_upper[c] else u
+                        best = max(best, np.float32(p) + bonus + V[m | (1 << c), a, u2])
+                Sj[r, g] = best
+
+
+@njit(cache=True, nogil=True, fastmath=FAST)
+def _turn_tables(L, ms, auxs, us, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
+                 jok, five_face, extra_bonus, bank_cap, must_keep_one, sub_ptr, sub_idx, pos_ptr,
+                 pos_cat, up_pts, up_idx, S, EX, bl, bu, b0, b1, Z):  # noqa: ANN001, ANN201
+    """S[j, r, g] (score roll r with j rolls left) and EX[j, k, g] (keep k with j rolls left
+    after it) for j up to L, every game g of a block side by side: lean_turn's levels, the same
+    values (the solver's expectations and best keeps over the games' columns)."""
+    NR = score.shape[1]
+    full0 = start[n]
+    G = ms.shape[0]
+    for j in range(L + 1):
+        if j == 0 or (mode == MODE_BANK and j <= bank_cap):
+            _score_level(j, S[j], ms, auxs, us, V, score, is_upper, open_bits, cap, mode, ycat, jok,
+                         five_face, extra_bonus, up_pts, up_idx, pos_ptr, pos_cat, bl, bu, b0, b1, Z)
+        else:
+            S[j] = S[j - 1]
+    if L == 0:
+        return
+    X = EX[0]
+    X[full0:] = S[0]
+    expect(X, child, start, n, G)
+    for j in range(1, L):
+        Y = EX[j]
+        Y[:] = EX[j - 1]
+        for r in range(NR):
+            for g in range(G):
+                Y[full0 + r, g] = max(S[j, r, g], Y[full0 + r, g])
+        best_keeps(Y, sub_ptr, sub_idx, G, must_keep_one)
+        expect(Y, child, start, n, G)
+
+
 @njit(cache=True, nogil=True)
-def _choose_keep(r, left, S, EX, NR, NK, roll_ptr, roll_subs, must_keep_one):  # noqa: ANN001, ANN201
-    """The keep worth more than scoring now (index), or -1 to score roll r (S and EX flat, as
-    lean_turn fills them)."""
-    best_v = S[left * NR + r]
+def _choose_keep(g, r, left, S, EX, roll_ptr, roll_subs, must_keep_one):  # noqa: ANN001, ANN201
+    """The keep worth more than scoring now (index), or -1 to score roll r, in game g of a block
+    (S and EX as _turn_tables fills them)."""
+    best_v = S[left, r, g]
     best_k = -1
     for i in range(roll_ptr[r], roll_ptr[r + 1]):
         k = roll_subs[i]
         if must_keep_one and k == 0:
             continue
-        v = EX[(left - 1) * NK + k]
+        v = EX[left - 1, k, g]
         if v > best_v + 1e-6:
             best_v = v
             best_k = k
@@ -64,46 +185,51 @@ def _choose_keep(r, left, S, EX, NR, NK, roll_ptr, roll_subs, must_keep_one):  #
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def simulate(n_games, first, seed, T, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
+def simulate(n_games, first, seed, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat,
              jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr, sub_idx,
-             pos_ptr, pos_cat, roll_prob, bonus_points, roll_ptr, roll_subs):  # noqa: ANN001, ANN201
+             pos_ptr, pos_cat, roll_prob, bonus_points, roll_ptr, roll_subs, up_pts,
+             up_idx):  # noqa: ANN001, ANN201
     """Play games first..first + n_games - 1 with the optimal policy; each one's final score.
 
     Game g's dice come from its own stream (seed, g), so results depend neither on threads
-    nor on how the games are split into calls. ``T``: the packed tables (:func:`.packed.pack`)
-    the turn reads; the rest are the solver's kernel arguments the choices read.
+    nor on how the games are split into calls. A thread plays BLOCK games side by side, turn by
+    turn: their turns' tables are worked out at once, a game a column (:func:`_turn_tables`),
+    then each game plays its turn from its column.
     """
     out = np.zeros(n_games, dtype=np.int64)
     full0 = start[n]
     NK, NR, C = child.shape[0], score.shape[1], score.shape[0]
     levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
-    (fscore, _, _, fchild, _, fjok, _, _, _, _, _, _, _, removals, up_pts, up_idx) = flat(T)
-    bonus = np.float32(extra_bonus)
-    S0 = np.empty((levels + 1) * NR, dtype=np.float32)
-    EX0 = np.empty((levels + 1) * NK, dtype=np.float32)
-    Y0 = np.empty(NK, dtype=np.float32)
-    zero = np.int64(0)  # typed int64 from the start: literal 0s make Numba compile the callees twice
-    lean_turn(zero, zero, zero, rolls - 1, V, fscore, is_upper, open_bits, cap, n, fchild, start, mode,
-              ycat, fjok, five_face, bonus, bank_cap, must_keep_one, removals, up_pts, up_idx, S0, EX0, Y0)
-    block = 512
-    n_blocks = (n_games + block - 1) // block
-    for b in prange(n_blocks):
-        S_buf = np.empty((levels + 1) * NR, dtype=np.float32)
-        EX_buf = np.empty((levels + 1) * NK, dtype=np.float32)
-        Y = np.empty(NK, dtype=np.float32)
-        for i in range(b * block, min(n_games, (b + 1) * block)):
-            g = first + i
-            rng = np.uint64(seed) * np.uint64(1000003) + np.uint64(g) * np.uint64(0x632BE59BD9B4E019)
-            m, a, u, total = zero, zero, zero, zero
-            for turn in range(C):
+    UPW = up_pts.shape[1]
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):
+        lo = blk * BLOCK
+        G = min(n_games, lo + BLOCK) - lo
+        S = np.empty((levels + 1, NR, G), dtype=np.float32)
+        EX = np.empty((max(levels, 1), NK, G), dtype=np.float32)
+        bl = np.empty((C, G), dtype=np.float32)
+        bu = np.empty((C, UPW, G), dtype=np.float32)
+        b0 = np.empty(G, dtype=np.float32)
+        b1 = np.empty(G, dtype=np.float32)
+        Z = np.empty(G, dtype=np.float32)
+        ms = np.zeros(G, dtype=np.int64)
+        auxs = np.zeros(G, dtype=np.int64)
+        us = np.zeros(G, dtype=np.int64)
+        totals = np.zeros(G, dtype=np.int64)
+        rngs = np.empty(G, dtype=np.uint64)
+        for g in range(G):
+            rngs[g] = (np.uint64(seed) * np.uint64(1000003)
+                       + np.uint64(first + lo + g) * np.uint64(0x632BE59BD9B4E019))
+        for _turn in range(C):
+            L = 0
+            for g in range(G):
+                L = max(L, rolls - 1 + (auxs[g] if mode == MODE_BANK else 0))
+            _turn_tables(L, ms, auxs, us, V, score, is_upper, open_bits, cap, n, child, start, mode,
+                         ycat, jok, five_face, extra_bonus, bank_cap, must_keep_one, sub_ptr,
+                         sub_idx, pos_ptr, pos_cat, up_pts, up_idx, S, EX, bl, bu, b0, b1, Z)
+            for g in range(G):
+                m, a, u, rng = ms[g], auxs[g], us[g], rngs[g]
                 left = rolls - 1 + (a if mode == MODE_BANK else 0)
-                if turn == 0:
-                    S, EX = S0, EX0
-                else:
-                    lean_turn(m, a, u, left, V, fscore, is_upper, open_bits, cap, n, fchild, start,
-                              mode, ycat, fjok, five_face, bonus, bank_cap, must_keep_one, removals, up_pts,
-                              up_idx, S_buf, EX_buf, Y)
-                    S, EX = S_buf, EX_buf
                 k = 0
                 while True:
                     while k < full0:  # roll the missing dice one at a time
@@ -112,7 +238,7 @@ def simulate(n_games, first, seed, T, V, score, is_upper, open_bits, cap, n, chi
                     r = k - full0
                     if left == 0:
                         break
-                    k = _choose_keep(r, left, S, EX, NR, NK, roll_ptr, roll_subs, must_keep_one)
+                    k = _choose_keep(g, r, left, S, EX, roll_ptr, roll_subs, must_keep_one)
                     if k < 0:
                         break
                     left -= 1
@@ -120,15 +246,15 @@ def simulate(n_games, first, seed, T, V, score, is_upper, open_bits, cap, n, chi
                                                       open_bits, cap, mode, ycat, jok, five_face,
                                                       bank_cap)
                 if mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1 and a == 1:
-                    total += int(extra_bonus)
-                total += pts_best
+                    totals[g] += int(extra_bonus)
+                totals[g] += pts_best
                 if is_upper[c_best]:
-                    u = min(u + pts_best, cap)
-                m |= 1 << c_best
-                a = a_best
-            if u >= cap:
-                total += bonus_points
-            out[i] = total
+                    us[g] = min(u + pts_best, cap)
+                ms[g] = m | (1 << c_best)
+                auxs[g] = a_best
+                rngs[g] = rng
+        for g in range(G):
+            out[lo + g] = totals[g] + (bonus_points if us[g] >= cap else 0)
     return out
 
 

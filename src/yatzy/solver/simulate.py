@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import playout
-from .packed import pack
+from .packed import upper_points
 from .solve import Solution
 
 
@@ -49,12 +49,13 @@ def simulate_optimal(solution: Solution, games: int, seed: int = 0,
     however they are split."""
     spec = solution.spec
     values = playout.read_only(solution.values)
-    tables = pack(spec)
+    up_pts, up_idx = upper_points(spec)
     scores = np.empty(games, dtype=np.int64)
     for first in range(0, games, CHUNK):
         count = min(CHUNK, games - first)
         scores[first:first + count] = playout.simulate(
-            count, first, seed, tables, values, *spec.kernel_args, spec.bonus[2], *spec.sub_lists[2:])
+            count, first, seed, values, *spec.kernel_args, spec.bonus[2], *spec.sub_lists[2:],
+            up_pts, up_idx)
         if progress is not None:
             progress(first + count, games)
     return Summary(scores)
