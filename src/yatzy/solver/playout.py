@@ -171,16 +171,17 @@ def _turn_tables(L, ms, auxs, us, V, score, is_upper, open_bits, cap, n, child, 
 def _choose_keep(g, r, left, S, EX, roll_ptr, roll_subs, must_keep_one):  # noqa: ANN001, ANN201
     """The keep worth more than scoring now (index), or -1 to score roll r, in game g of a block
     (S and EX as _turn_tables fills them)."""
-    best_v = S[left, r, g]
+    best_v = np.float64(S[left, r, g])
     best_k = -1
-    for i in range(roll_ptr[r], roll_ptr[r + 1]):
+    ex = EX[left - 1]
+    # the empty keep comes first in a roll's list; the choice without a branch (it looks random)
+    first = roll_ptr[r] + (1 if must_keep_one and roll_subs[roll_ptr[r]] == 0 else 0)
+    for i in range(first, roll_ptr[r + 1]):
         k = roll_subs[i]
-        if must_keep_one and k == 0:
-            continue
-        v = EX[left - 1, k, g]
-        if v > best_v + 1e-6:
-            best_v = v
-            best_k = k
+        v = np.float64(ex[k, g])
+        better = v > best_v + 1e-6
+        best_v = v if better else best_v
+        best_k = k if better else best_k
     return best_k
 
 
