@@ -134,16 +134,23 @@ def _score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, 
     if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1:
         bonus = np.float32(extra_bonus if a == 1 else 0.0)
         for r in range(NR):
-            if five_face[r] == 0:
-                continue
-            best = NEG
-            at = (m * 6 + five_face[r] - 1) * C
-            for c in range(C):
-                p = jok[at + c]
-                if p >= 0:
-                    u2 = min(u + p, cap) if is_upper[c] else u
-                    best = max(best, np.float32(p) + bonus + V[m | (1 << c), a, u2])
-            Srow[r] = best
+            if five_face[r] > 0:
+                at = (m * 6 + five_face[r] - 1) * C
+                Srow[r] = joker_value(jok[at:at + C], m, a, u, V, is_upper, cap, bonus)
+
+
+@njit(cache=True, nogil=True, fastmath=kernel.FAST)
+def joker_value(jrow, m, a, u, V, is_upper, cap, bonus):  # noqa: ANN001, ANN201
+    """The best value of a joker (a Yahtzee rolled with the Yahtzee box filled) from (m, a, u):
+    any box it may fill (``jrow[c]``: its joker points, or -1), the extra Yahtzee's ``bonus``
+    added, the aux unchanged."""
+    best = NEG
+    for c in range(jrow.shape[0]):
+        p = jrow[c]
+        if p >= 0:
+            u2 = min(u + p, cap) if is_upper[c] else u
+            best = max(best, np.float32(p) + bonus + V[m | (1 << c), a, u2])
+    return best
 
 
 @njit(cache=True, nogil=True, fastmath=kernel.FAST)

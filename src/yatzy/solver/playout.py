@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from .kernel import FAST, MODE_BANK, MODE_YAHTZEE, NEG, best_keeps, expect
+from .packed import joker_value
 
 
 def read_only(values: np.ndarray) -> np.ndarray:
@@ -125,15 +126,8 @@ def _score_level(j, Sj, ms, auxs, us, V, score, is_upper, open_bits, cap, mode, 
                 continue
             bonus = np.float32(extra_bonus if a == 1 else 0.0)
             for r in range(NR):
-                if five_face[r] == 0:
-                    continue
-                best = NEG
-                for c in range(C):
-                    p = jok[m, five_face[r] - 1, c]
-                    if p >= 0:
-                        u2 = min(u + p, cap) if is_upper[c] else u
-                        best = max(best, np.float32(p) + bonus + V[m | (1 << c), a, u2])
-                Sj[r, g] = best
+                if five_face[r] > 0:
+                    Sj[r, g] = joker_value(jok[m, five_face[r] - 1], m, a, u, V, is_upper, cap, bonus)
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
