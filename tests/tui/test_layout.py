@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rich.console import Console
 from rich.style import Style
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -16,10 +17,10 @@ from textual.widgets import Button, Checkbox, Input, Select
 from helpers.screen import ratio, rows, segments
 from helpers.tui import pilot_test, until
 from yatzy.game import Game
-from yatzy.i18n import LANGUAGES, _, language
+from yatzy.i18n import LANGUAGES, _, language, percent
 from yatzy.seats import Seat
 from yatzy.tui.app import YatzyApp
-from yatzy.tui.coach import CoachPanel
+from yatzy.tui.coach import CoachPanel, Items
 from yatzy.tui.dialogs import TooSmallScreen
 from yatzy.tui.end import EndScreen
 from yatzy.tui.setup import NewGameScreen
@@ -269,3 +270,22 @@ async def test_the_end_dialog_is_in_the_middle_of_the_screen(size: tuple[int, in
         lines = [line[text.x:text.right].rstrip() for line in rows(app)[text.y:text.bottom]]
         longest = max(len(line) for line in lines)
         assert text.width - longest <= 1, (text, lines)  # no empty half beside the words
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+@pytest.mark.parametrize("width", [22, 30, 44, 76])
+def test_a_keeps_odds_break_only_between_boxes(lang: str, width: int) -> None:
+    """The coach's odds under a keep wrap between one box's chance and the next, never inside
+    one: not "Four of a" / "Kind 23%", nor in Finnish "69" / "%" (Rich breaks at a no-break
+    space too). Each line fits the width; the items come in order, each whole on one line."""
+    with language(lang):
+        items = [f"{name} {percent(p)}" for name, p in [
+            ("Three of a Kind", 0.69), ("Two Pairs", 0.63), ("Full House", 0.27),
+            ("Four of a Kind", 0.23), ("Large Straight", 0.06), ("Small Straight", 0.06),
+            ("Yatzy", 0.03)]]
+    console = Console(width=width, record=True, color_system=None)
+    console.print(Items(items))
+    lines = [line.rstrip() for line in console.export_text().splitlines() if line.strip()]
+    assert all(len(line) <= width for line in lines)
+    assert [item for line in lines for item in line.split(" · ")] == items
+    assert len(lines) > 1  # the width made it wrap, or the test proves little

@@ -11,7 +11,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.padding import Padding
 from rich.text import Text
 from textual import work
@@ -128,6 +129,29 @@ def costly(game: Game, action: Action, warn: float | None) -> tuple[float, Optio
 def costly_question(lost: float, best: Option) -> str:
     return _("This move loses {points} points against the coach's best: {best}. "
              "Play it anyway?").format(points=number(lost, 1), best=best.action.describe())
+
+
+
+class Items:
+    """Items joined by " · " on as many lines as the width needs, a line broken only between
+    two items (the break in place of the " · "): a box's odds stay whole ("Four of a Kind
+    23%"), where wrapping the joined text split a box's name from its number, or in Finnish
+    the number from its "%" (a no-break space is still a space to Rich). An item wider than
+    the line wraps on its own."""
+
+    def __init__(self, items: list[str], style: str = "") -> None:
+        self.items, self.style = items, style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width, line = options.max_width, ""
+        for item in self.items:
+            joined = f"{line} · {item}" if line else item
+            if line and cell_len(joined) > width:
+                yield Text(line, style=self.style)
+                joined = item
+            line = joined
+        if line:
+            yield Text(line, style=self.style)
 
 
 class CoachPanel(VerticalScroll):
@@ -278,8 +302,8 @@ class CoachPanel(VerticalScroll):
             if reason is not None:
                 parts.append(Padding(Text(coach_reason_text(reason), style="bold italic"), (0, 0, 0, 3)))
             if o.odds:
-                odds = " · ".join(f"{names[c]} {percent(p)}" for c, p in o.odds)
-                parts.append(Padding(Text(odds, style="italic"), (0, 0, 0, 3)))
+                odds = [f"{names[c]} {percent(p)}" for c, p in o.odds]
+                parts.append(Padding(Items(odds, style="italic"), (0, 0, 0, 3)))
         if len(options) > SHOWN:
             more = len(options) - SHOWN
             parts.append(Text(ngettext("… and {n} more move", "… and {n} more moves", more).format(n=more)))
