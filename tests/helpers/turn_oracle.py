@@ -1,6 +1,6 @@
-"""The simulator's turn as it was before the coach and the simulator shared
-:func:`yatzy.solver.packed.lean_turn`: plain loops on the solver's 2-D tables, kept as the
-oracle the shared (flat, branchless) turn must equal value for value."""
+"""The simulator's turn as it was before the coach's :func:`yatzy.solver.packed.lean_turn`
+replaced it: plain loops on the solver's 2-D tables, kept as the oracle that turn (flat,
+branchless) must equal value for value."""
 
 from __future__ import annotations
 

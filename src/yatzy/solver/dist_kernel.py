@@ -25,7 +25,7 @@ def _score_rows(S, CB, col0, m, a, us, V, score, is_upper, open_bits, cap, mode,
                 five_face, extra_bonus, next_aux):  # noqa: ANN001, ANN201
     """S[r, col0 + i]: best value of scoring roll r now at u = us[i] on card m; CB: its box.
 
-    playout.score_rolls and playout._best_box over every u at once: the first box of the
+    packed.lean_turn's scoring and playout._best_box over every u at once: the first box of the
     best value wins, a joker's box is chosen without its bonus (as _best_box does).
     """
     C, NR = score.shape
@@ -169,7 +169,7 @@ def turn_outcomes(S, CB, a, col_m, n_aux, n_y, pidx, n_pts, score, n, child, sta
     n_s, nu = S.shape[0], S.shape[2]
     full0 = start[n]
     left = rolls - 1 + (a if mode == MODE_BANK else 0)
-    # EX[j, k]: keep k with j rolls left after it (playout.lean_turn, over every column)
+    # EX[j, k]: keep k with j rolls left after it (packed.lean_turn, over every column)
     EX = np.empty((max(left, 1), NK, nu), dtype=np.float32)
     if left > 0:
         EX[0, full0:] = S[0]

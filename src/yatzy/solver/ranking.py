@@ -2,8 +2,8 @@
 
 A ranking is the keeps of the dice (if rolls remain) and the boxes allowed, each with its
 exact value, sorted best first by a stable sort: equal values keep the order keeps, in
-``dice.sub_multisets`` order, then boxes, in card order. A keep's value is the turn the
-simulator plays too (:func:`.packed.lean_turn`), a box's its points plus the table's value
+``dice.sub_multisets`` order, then boxes, in card order. A keep's value is the solver's
+turn for one upper total (:func:`.packed.lean_turn`), a box's its points plus the table's value
 after it, summed in float64, as the coach did in Python before. The ruleset's tables come
 packed into one array (:func:`.packed.pack`), made once per coach.
 """
