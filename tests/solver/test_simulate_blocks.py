@@ -1,5 +1,6 @@
-"""The simulator plays a block of games side by side: game for game the games the simulator
-before it played one at a time (the same dice, the same choices, the same scores)."""
+"""The simulator plays its games in step, games in the same state sharing a turn's table and a
+block of states' tables worked out side by side: game for game the games the simulator before
+it played one at a time (the same dice, the same choices, the same scores)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from yatzy.solver.solve import solve
 
 @pytest.mark.parametrize(("name", "opts", "games"), [
     ("kids", {}, 300),
+    ("yatzy", {}, 9000),                  # runs of games with more states than a block holds
     ("yatzy", {"must_keep_one": True}, 300),
     ("forced", {}, 300),
     ("yahtzee", {}, 400),                 # the 50's state and jokers

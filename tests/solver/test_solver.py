@@ -173,14 +173,20 @@ def test_optimal_simulation_matches_value(name: str, opts: dict[str, object], ga
 def test_optimal_games_are_the_same_however_they_are_split(
         chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Game g's dice are its own: played in calls of ``chunk`` games (fewer, as many and more
-    than the games), every score is the one-call score, and progress is heard after each call."""
+    than the games), every score is the one-call score; progress is heard after every turn of
+    every call, a call's share of the games after its last."""
     sol = solve(get_ruleset("kids"))
+    turns = sol.spec.n_cat
     whole = simulate_optimal(sol, 20, seed=5).scores
     monkeypatch.setattr(simulate_module, "CHUNK", chunk)
     heard: list[tuple[int, int]] = []
     split = simulate_optimal(sol, 20, seed=5, progress=lambda done, games: heard.append((done, games))).scores
     assert split.tolist() == whole.tolist()
-    assert [done for done, _ in heard] == [*range(chunk, 20, chunk), 20] and {g for _, g in heard} == {20}
+    done = [d for d, _ in heard]
+    calls = -(-20 // chunk)
+    assert len(done) == calls * turns and {g for _, g in heard} == {20}
+    assert done[turns - 1::turns] == [*range(chunk, 20, chunk), 20]  # a call's games, all played
+    assert done == sorted(done) and done[0] == min(chunk, 20) // turns
     assert simulate_optimal(sol, 20, seed=6).scores.tolist() != whole.tolist()
 
 
