@@ -185,39 +185,25 @@ def _choose_keep(g, r, left, S, EX, roll_ptr, roll_subs, must_keep_one):  # noqa
 
 @njit(cache=True, nogil=True)
 def _new_games(n_games, first, seed):  # noqa: ANN001, ANN201
-    """Games first..first + n_games - 1 before their first turn: card, aux, upper total and
-    points 0, and each game's own dice stream (seed, game), so a game is the same however the
-    games are split into calls."""
-    ms = np.zeros(n_games, dtype=np.int64)
-    auxs = np.zeros(n_games, dtype=np.int64)
-    us = np.zeros(n_games, dtype=np.int64)
-    totals = np.zeros(n_games, dtype=np.int64)
+    """Each game's dice stream before its first turn: its own (seed, game), so a game is the
+    same however the games are split into calls."""
     rngs = np.empty(n_games, dtype=np.uint64)
     for g in range(n_games):
         rngs[g] = (np.uint64(seed) * np.uint64(1000003)
                    + np.uint64(first + g) * np.uint64(0x632BE59BD9B4E019))
-    return ms, auxs, us, totals, rngs
-
-
-@njit(cache=True, nogil=True)
-def _state_keys(ms, auxs, us, cap, aux_n):  # noqa: ANN001, ANN201
-    """Each game's state (card, upper total, aux) as one number: equal numbers, equal turns."""
-    out = np.empty(ms.shape[0], dtype=np.int64)
-    for g in range(ms.shape[0]):
-        out[g] = (ms[g] * (cap + 1) + us[g]) * aux_n + auxs[g]
-    return out
+    return rngs
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _play_turn(order, keys, ms, auxs, us, totals, rngs, span, V, score, is_upper, open_bits, cap,
-               n, child, start, mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap,
-               must_keep_one, sub_ptr, sub_idx, pos_ptr, pos_cat, roll_ptr, roll_subs, up_pts,
-               up_idx):  # noqa: ANN001, ANN201
-    """Every game's next turn, in place. ``order`` lists the games by state (``keys``), so
-    games in the same state are neighbours and share a column of the turn's table. A thread
-    takes ``span`` neighbours at a time: up to BLOCK of their states' tables at once
-    (:func:`_turn_tables`), then each of those games plays its turn from its state's column."""
-    n_games = order.shape[0]
+def _play_turn(keys, totals, rngs, A, span, V, score, is_upper, open_bits, cap, n, child, start,
+               mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one, sub_ptr,
+               sub_idx, pos_ptr, pos_cat, roll_ptr, roll_subs, up_pts, up_idx):  # noqa: ANN001, ANN201
+    """Every game's next turn, in place. A game's state is a number, its key: (card × (cap + 1)
+    + upper total) × A + aux. The games are listed by key, so games in the same state are
+    neighbours and share a column of the turn's table. A thread takes ``span`` neighbours at a
+    time: up to BLOCK of their states' tables at once (:func:`_turn_tables`), then each of those
+    games plays its turn from its state's column."""
+    n_games = keys.shape[0]
     full0 = start[n]
     NK, NR, C = child.shape[0], score.shape[1], score.shape[0]
     levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
@@ -236,12 +222,12 @@ def _play_turn(order, keys, ms, auxs, us, totals, rngs, span, V, score, is_upper
         while i < hi:
             G, L, e, prev = 0, 0, i, np.int64(-1)
             while e < hi:  # games i..e-1: G states
-                g = order[e]
-                if keys[g] != prev:
+                key = keys[e]
+                if key != prev:
                     if G == BLOCK:
                         break
-                    sm[G], sa[G], su[G], prev = ms[g], auxs[g], us[g], keys[g]
-                    L = max(L, rolls - 1 + (auxs[g] if mode == MODE_BANK else 0))
+                    sm[G], su[G], sa[G], prev = key // A // (cap + 1), key // A % (cap + 1), key % A, key
+                    L = max(L, rolls - 1 + (sa[G] if mode == MODE_BANK else 0))
                     G += 1
                 col[e - lo] = G - 1
                 e += 1
@@ -253,9 +239,9 @@ def _play_turn(order, keys, ms, auxs, us, totals, rngs, span, V, score, is_upper
                          start, mode, ycat, jok, five_face, extra_bonus, bank_cap, must_keep_one,
                          sub_ptr, sub_idx, pos_ptr, pos_cat, up_pts, up_idx, S, EX, bl, bu,
                          b0[:G], b1[:G], Z[:G])
-            for x in range(i, e):
-                g = order[x]
-                m, a, u, rng = ms[g], auxs[g], us[g], rngs[g]
+            for g in range(i, e):
+                cg = col[g - lo]
+                m, a, u, rng = sm[cg], sa[cg], su[cg], rngs[g]
                 left = rolls - 1 + (a if mode == MODE_BANK else 0)
                 k = 0
                 while True:
@@ -265,21 +251,25 @@ def _play_turn(order, keys, ms, auxs, us, totals, rngs, span, V, score, is_upper
                     r = k - full0
                     if left == 0:
                         break
-                    k = _choose_keep(col[x - lo], r, left, S, EX, roll_ptr, roll_subs,
+                    k = _choose_keep(cg, r, left, S, EX, roll_ptr, roll_subs,
                                      must_keep_one)
                     if k < 0:
                         break
                     left -= 1
-                c_best, pts_best, a_best = _best_box(r, left, m, a, u, V, score, is_upper,
-                                                      open_bits, cap, mode, ycat, jok, five_face,
-                                                      bank_cap)
+                joker = mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1
+                if mode == MODE_BANK or joker:
+                    c_best, pts_best, a_best = _best_box(r, left, m, a, u, V, score, is_upper,
+                                                          open_bits, cap, mode, ycat, jok,
+                                                          five_face, bank_cap)
+                else:
+                    c_best, pts_best, a_best = _best_box_of(cg, r, m, a, score, is_upper,
+                                                            open_bits, mode, ycat, up_idx, bl,
+                                                            bu, b0, b1)
                 if mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1 and a == 1:
                     totals[g] += int(extra_bonus)
                 totals[g] += pts_best
-                if is_upper[c_best]:
-                    us[g] = min(u + pts_best, cap)
-                ms[g] = m | (1 << c_best)
-                auxs[g] = a_best
+                u2 = min(u + pts_best, cap) if is_upper[c_best] else u
+                keys[g] = ((m | (1 << c_best)) * (cap + 1) + u2) * A + a_best
                 rngs[g] = rng
             i = e
 
@@ -303,17 +293,53 @@ def simulate(n_games: int, first: int, seed: int, V: np.ndarray, score: np.ndarr
     the turn's table (all of them on the first turn, most on the last ones): tables for an
     eighth of the games' turns in 100,000 games of Yatzy, a tenth in Yahtzee. ``turn_done``
     hears each turn's number (1, 2, ...) once every game has played it."""
-    ms, auxs, us, totals, rngs = _new_games(n_games, first, seed)
+    rngs = _new_games(n_games, first, seed)
+    keys, totals, games = (np.zeros(n_games, dtype=np.int64), np.zeros(n_games, dtype=np.int64),
+                           np.arange(n_games, dtype=np.int64))
+    A = V.shape[1]
     span = max(BLOCK, -(-n_games // SPANS))
+    bits = max(1, n_games.bit_length())
+    places = np.arange(n_games, dtype=np.int64)
     for turn in range(score.shape[0]):
-        keys = _state_keys(ms, auxs, us, cap, V.shape[1])
-        _play_turn(np.argsort(keys), keys, ms, auxs, us, totals, rngs, span, V, score, is_upper,
-                   open_bits, cap, n, child, start, mode, ycat, jok, five_face, extra_bonus, rolls,
-                   bank_cap, must_keep_one, sub_ptr, sub_idx, pos_ptr, pos_cat, roll_ptr,
-                   roll_subs, up_pts, up_idx)
+        # the games listed by state, each one's numbers with it (a sort of key and place is
+        # quicker than an argsort)
+        place = np.sort((keys << bits) | places) & ((1 << bits) - 1)
+        keys, totals, rngs, games = keys[place], totals[place], rngs[place], games[place]
+        _play_turn(keys, totals, rngs, A, span, V, score, is_upper, open_bits, cap, n, child,
+                   start, mode, ycat, jok, five_face, extra_bonus, rolls, bank_cap, must_keep_one,
+                   sub_ptr, sub_idx, pos_ptr, pos_cat, roll_ptr, roll_subs, up_pts, up_idx)
         if turn_done is not None:
             turn_done(turn + 1)
-    return np.asarray(totals + np.where(us >= cap, bonus_points, 0), dtype=np.int64)
+    out = np.empty(n_games, dtype=np.int64)
+    us = keys // A % (cap + 1)
+    out[games] = totals + np.where(us >= cap, bonus_points, 0)
+    return out
+
+
+@njit(cache=True, nogil=True, fastmath=FAST)
+def _best_box_of(g, r, m, a, score, is_upper, open_bits, mode, ycat, up_idx, bl, bu, b0,
+                 b1):  # noqa: ANN001, ANN201
+    """:func:`_best_box` from the boxes' values the turn's scoring read for column g (bl, bu,
+    b0, b1 as :func:`_score_level` leaves them), not from the table: the same sums, the same
+    box. For a game that saves no rolls and plays no joker (the scoring's values are for no
+    saved roll, and a joker is scored apart)."""
+    pts_best, c_best, a_best = 0, -1, a
+    v_best = NEG
+    for c in range(score.shape[0]):
+        if (open_bits[m] >> c) & 1 == 0:
+            continue
+        pts = score[c, r]
+        a2 = a
+        if is_upper[c]:
+            v = bu[c, up_idx[c, r], g]
+        elif mode == MODE_YAHTZEE and c == ycat:
+            a2 = 1 if pts > 0 else 0
+            v = np.float32(pts) + (b1[g] if pts > 0 else b0[g])
+        else:
+            v = np.float32(pts) + bl[c, g]
+        if v > v_best:
+            v_best, c_best, pts_best, a_best = v, c, pts, a2
+    return c_best, pts_best, a_best
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
