@@ -242,7 +242,8 @@ def test_the_warm_up_compiles_every_kernel_a_query_calls() -> None:
     import sys
 
     probe = ("from yatzy.solver import endgame, ranking, warm\n"
-             "kernels = (ranking.rank, ranking.odds, ranking.rank_many, endgame._solve)\n"
+             "kernels = (ranking.rank, ranking.odds_table, ranking.odds, ranking.rank_many,\n"
+             "           endgame._solve)\n"
              "assert not any(k.signatures for k in kernels)\n"
              "warm.warm_up_soon(); warm.warm_up_soon()\n"
              "warm._warming.join(240)\n"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
-from itertools import islice, repeat
+from functools import cache, cached_property
+from itertools import accumulate, repeat
 from operator import itemgetter
 from typing import NamedTuple, TypeVar
 
@@ -92,6 +92,8 @@ class Coach:
         self.actions: tuple[Roll | Score, ...] = (*(Roll(k) for k in keeps), *(Score(c) for c in self.ids))
         # what ranking.rank's ints index, for each roll: its keeps, the boxes, the points
         self._items = ranking.roll_items(self._tables, self.actions, self._points)
+        # each keep's chance of making each box, the same on every card: worked out once
+        self._odds = ranking.odds_table(self._tables)
 
     # ---- positions --------------------------------------------------------------------
     def position(self, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
@@ -182,11 +184,22 @@ class Coach:
             return list(map(tuple.__new__, _OPTION, fields))
         cats = np.empty(n * self._n_cat, dtype=np.int64)
         probs = np.empty(n * self._n_cat, dtype=np.float64)
-        counts = ranking.odds(self._tables, m, left, r, codes, n, cats, probs).tolist()
-        total = sum(counts)
-        chances = zip(_pick(cats[:total].tolist(), self.ids), probs[:total].tolist(), strict=True)
-        odds = [tuple(islice(chances, k)) if k else () for k in counts]
+        where = np.empty(n * self._n_cat, dtype=np.int64)
+        counts = ranking.odds(self._tables, self._odds, m, left, codes, n, cats, probs, where).tolist()
+        ends = list(accumulate(counts))
+        # each keep's (box, chance) pairs, made once (see _odds_pairs), a slice of them a keep
+        chances = tuple(_pick(where[:ends[-1]].tolist(), self._odds_pairs))
+        odds = list(map(chances.__getitem__, map(slice, [0, *ends[:-1]], ends)))
         return list(map(tuple.__new__, _OPTION, zip(picked, pairs, pairs, odds, picked, strict=False)))
+
+    @cached_property
+    def _odds_pairs(self) -> tuple[tuple[str, float], ...]:
+        """Every (box, chance) pair :meth:`options` can show, made once, in the odds table's
+        order (flat): a query with odds picks its pairs, making none (a pair a box, keep and
+        rolls left; made on the first query with odds, which bots never ask)."""
+        P = self._odds
+        names = [*self.ids, *[""] * (P.shape[2] - len(self.ids))]  # the padding is never read
+        return tuple(zip(names * (P.size // len(names)), P.ravel().tolist(), strict=True))
 
     def _buffers(self) -> tuple[np.ndarray, memoryview, memoryview, np.ndarray]:
         """This thread's buffer of :func:`ranking.rank` and its outputs' views (see

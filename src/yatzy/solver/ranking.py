@@ -211,63 +211,75 @@ def _best_keeps8(X, sub_ptr, sub_idx, must_keep_one):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True)
-def odds(T, m, left, r, act, n_opt, cats, probs):  # noqa: ANN001, ANN201
-    """For each keep among the first n_opt options of act, the chance of making each box that
-    may be filled this turn by its end (the boxes of H_ODDS open in m), those strictly between
-    0 and 1, likeliest first (equal chances in card order).
-
-    Written one keep after another into cats/probs (box, chance); returns each option's count.
-    Every box at once, one column each, through the solver's own expect (and best keeps).
-    """
-    (score, _, open_bits, child, start, _, _, sub_ptr, sub_idx, _, _, _, _, _, _, _) = tables(T)
-    C, NR, NK, n = T[H_C], T[H_NR], T[H_NK], T[H_N]
+def odds_table(T):  # noqa: ANN001, ANN201
+    """P[j - 1, k, c]: the chance of making box c by the turn's end from keep k, j rolls left
+    after it (j = 1..levels), rolling for that box alone. It is the same on every card, so a
+    coach works it out once, every box at once, a column each, through the solver's own expect
+    (and best keeps); columns padded to a multiple of 8 (never read): whole vectors of float32
+    in every loop."""
+    (score, _, _, child, start, _, _, sub_ptr, sub_idx, _, _, _, _, _, _, _) = tables(T)
+    C, NR, NK, n, levels = T[H_C], T[H_NR], T[H_NK], T[H_N], T[H_LEVELS]
     mko = T[H_MKO] != 0
     full0 = start[n]
-    which = open_bits[m] & T[H_ODDS]
-    box = np.empty(C, dtype=np.int64)
-    K = 0
-    for c in range(C):
-        if (which >> c) & 1:
-            box[K] = c
-            K += 1
-    counts = np.zeros(n_opt, dtype=np.int64)
-    if K == 0 or left == 0:
-        return counts
-    # columns padded to a multiple of 8 (never read): whole vectors of float32 in every loop
-    W = (K + 7) // 8 * 8
+    W = (C + 7) // 8 * 8
     hit = np.zeros((NR, W), dtype=np.float32)
     for r2 in range(NR):
-        for j in range(K):
-            hit[r2, j] = np.float32(1.0) if score[box[j], r2] > 0 else np.float32(0.0)
+        for c in range(C):
+            hit[r2, c] = np.float32(1.0) if score[c, r2] > 0 else np.float32(0.0)
+    P = np.empty((max(levels, 1), NK, W), dtype=np.float32)
     # the full rolls' rows hold the level below (expect writes only the smaller keeps)
-    X = np.empty((NK, W), dtype=np.float32)
-    for r2 in range(NR):
-        for j in range(W):
-            X[full0 + r2, j] = hit[r2, j]
+    X = P[0]
+    X[full0:] = hit
     kernel.expect(X, child, start, n, W)
-    for _ in range(1, left):
+    for j in range(1, levels):
+        X = P[j]
         for r2 in range(NR):
-            for j in range(W):
-                X[full0 + r2, j] = max(hit[r2, j], X[full0 + r2, j])
+            for c in range(W):
+                X[full0 + r2, c] = max(hit[r2, c], P[j - 1, full0 + r2, c])
+        X[:full0] = P[j - 1, :full0]
         _best_keeps8(X, sub_ptr, sub_idx, mko)
         kernel.expect(X, child, start, n, W)
+    return P
+
+
+@njit(cache=True, nogil=True)
+def odds(T, P, m, left, act, n_opt, cats, probs, where):  # noqa: ANN001, ANN201
+    """For each keep among the first n_opt options of act, the chance of making each box that
+    may be filled this turn by its end (the boxes of H_ODDS open in m), those strictly between
+    0 and 1, likeliest first (equal chances in card order): read from :func:`odds_table` ``P``.
+
+    Written one keep after another into cats/probs (box, chance; and in ``at`` its place in
+    ``P`` as a flat index, where the coach keeps each chance's pair made once); returns each
+    option's count.
+    """
+    C, NK = T[H_C], T[H_NK]
+    open_bits = flat(T)[2]
+    which = open_bits[m] & T[H_ODDS]
+    counts = np.zeros(n_opt, dtype=np.int64)
+    if which == 0 or left == 0:
+        return counts
+    X = P[left - 1]
     at0 = 0
     for i in range(n_opt):
         k = act[i]
         if k >= NK:
             continue
         got = 0
-        for j in range(K):
-            p = np.float64(X[k, j])
+        for c in range(C):
+            if (which >> c) & 1 == 0:
+                continue
+            p = np.float64(X[k, c])
             if 0.0 < p < 1.0:
                 # insertion, likeliest first, ties in card order
                 at = at0 + got
                 while at > at0 and probs[at - 1] < p:
                     cats[at] = cats[at - 1]
                     probs[at] = probs[at - 1]
+                    where[at] = where[at - 1]
                     at -= 1
-                cats[at] = box[j]
+                cats[at] = c
                 probs[at] = p
+                where[at] = ((left - 1) * NK + k) * P.shape[2] + c
                 got += 1
         counts[i] = got
         at0 += got
