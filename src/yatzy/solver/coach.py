@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import accumulate, repeat
 from operator import itemgetter
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
@@ -39,19 +39,44 @@ class Position:
     yahtzee_box: int | None = None
 
 
-class Option(NamedTuple):
-    """One move with its exact value (a tuple: the coach makes dozens a query, quickly)."""
+class Option(tuple[Roll | Score, float, float, tuple[tuple[str, float], ...], int | None]):
+    """One move with its exact value: ``Option((action, value, regret, odds, points))``.
 
-    action: Roll | Score
-    """The move itself: ``Roll((3, 3))`` keeps 3 3 and rolls the rest, ``Score("one_pair")``."""
-    value: float
-    """Expected points still to come from here, this turn included."""
-    regret: float
-    odds: tuple[tuple[str, float], ...] = ()
-    """For keeps: chance of making each box that may be filled this turn by its end (in a forced
-    game the next box only)."""
-    points: int | None = None
-    """For scores: the points the box makes now (an extra Yahtzee's bonus included)."""
+    A tuple made from one tuple of its fields, as ``tuple`` makes itself: the coach makes
+    dozens a query, each in one C call (a named tuple's ``__new__`` is Python, and
+    ``tuple.__new__(Option, fields)`` a third slower than this)."""
+
+    __slots__ = ()
+
+    @property
+    def action(self) -> Roll | Score:
+        """The move itself: ``Roll((3, 3))`` keeps 3 3 and rolls the rest, ``Score("one_pair")``."""
+        return self[0]
+
+    @property
+    def value(self) -> float:
+        """Expected points still to come from here, this turn included."""
+        return self[1]
+
+    @property
+    def regret(self) -> float:
+        """How much less than the best option it is worth (0 for the best)."""
+        return self[2]
+
+    @property
+    def odds(self) -> tuple[tuple[str, float], ...]:
+        """For keeps: chance of making each box that may be filled this turn by its end (in a
+        forced game the next box only); () for scores."""
+        return self[3]
+
+    @property
+    def points(self) -> int | None:
+        """For scores: the points the box makes now (an extra Yahtzee's bonus included)."""
+        return self[4]
+
+    def __repr__(self) -> str:
+        return (f"Option(action={self[0]!r}, value={self[1]!r}, regret={self[2]!r}, "
+                f"odds={self[3]!r}, points={self[4]!r})")
 
     def to_dict(self) -> dict[str, object]:
         d: dict[str, object] = {"action": str(self.action), "value": round(self.value, 6),
@@ -64,7 +89,7 @@ class Option(NamedTuple):
 
 
 # endless and stateless, shared: a query's zip ends when its picked actions and points do
-_OPTION, _NO_ODDS = repeat(Option), repeat(())
+_NO_ODDS = repeat(())
 
 
 class Coach:
@@ -181,7 +206,7 @@ class Coach:
         pairs = iter(floats[:2 * n].tolist())
         if not (with_odds and left > 0):
             fields = zip(picked, pairs, pairs, _NO_ODDS, picked, strict=False)
-            return list(map(tuple.__new__, _OPTION, fields))
+            return list(map(Option, fields))
         cats = np.empty(n * self._n_cat, dtype=np.int64)
         probs = np.empty(n * self._n_cat, dtype=np.float64)
         where = np.empty(n * self._n_cat, dtype=np.int64)
@@ -190,7 +215,7 @@ class Coach:
         # each keep's (box, chance) pairs, made once (see _odds_pairs), a slice of them a keep
         chances = tuple(_pick(where[:ends[-1]].tolist(), self._odds_pairs))
         odds = list(map(chances.__getitem__, map(slice, [0, *ends[:-1]], ends)))
-        return list(map(tuple.__new__, _OPTION, zip(picked, pairs, pairs, odds, picked, strict=False)))
+        return list(map(Option, zip(picked, pairs, pairs, odds, picked, strict=False)))
 
     @cached_property
     def _odds_pairs(self) -> tuple[tuple[str, float], ...]:
@@ -252,7 +277,7 @@ class Rankings:
 
     def __getitem__(self, i: int) -> list[Option]:
         n, c = int(self.count[i]), self.coach
-        return _options(n, _pick(self.action[i, :n].tolist(), c.actions), self.value[i, :n].tolist(),
+        return _options(_pick(self.action[i, :n].tolist(), c.actions), self.value[i, :n].tolist(),
                         self.regret[i, :n].tolist(), repeat((), n),
                         _pick(self.points[i, :n].tolist(), c._points))
 
@@ -260,12 +285,11 @@ class Rankings:
         return (self[i] for i in range(len(self)))
 
 
-def _options(n: int, actions: Iterable[Roll | Score], values: Iterable[float], regrets: Iterable[float],
+def _options(actions: Iterable[Roll | Score], values: Iterable[float], regrets: Iterable[float],
              odds: Iterable[tuple[tuple[str, float], ...]], points: Iterable[int | None]) -> list[Option]:
-    """n Options from their fields' sequences (each n long), made by C calls only: ``tuple.__new__``
-    over ``zip`` (a ``partial`` around it, or ``zip(strict=True)``, cost 1.3 µs of a query's 18)."""
-    fields = zip(actions, values, regrets, odds, points, strict=False)
-    return list(map(tuple.__new__, repeat(Option, n), fields))
+    """Options from their fields' sequences (each as long), made by C calls only: ``Option``
+    over ``zip`` (``zip(strict=True)`` cost 1.3 µs of a query's 18)."""
+    return list(map(Option, zip(actions, values, regrets, odds, points, strict=False)))
 
 
 def _pick(indices: list[int], items: Sequence[T]) -> Sequence[T]:
