@@ -174,12 +174,13 @@ def turn_outcomes(S, CB, a, col_m, n_aux, n_y, pidx, n_pts, score, n, child, sta
     if left > 0:
         EX[0, full0:] = S[0]
         expect(EX[0], child, start, n, nu)
+    one = np.float32(1 + sub_ptr[0])  # 1.0, from the data: see kernel.best_keeps
     for j in range(1, left):
         Sj = S[min(j, n_s - 1)]
         EX[j, :full0] = EX[j - 1, :full0]
         for r in range(NR):
             for i in range(nu):
-                EX[j, full0 + r, i] = max(Sj[r, i], EX[j - 1, full0 + r, i])
+                EX[j, full0 + r, i] = max(Sj[r, i], EX[j - 1, full0 + r, i]) * one
         best_keeps(EX[j], sub_ptr, sub_idx, nu, must_keep_one)
         expect(EX[j], child, start, n, nu)
     OUT = np.zeros((n_pts, n_aux, n_y, nu), dtype=np.float64)

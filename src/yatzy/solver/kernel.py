@@ -129,6 +129,7 @@ def score_step(S, c0, Z, R, m, a, V, slot, open_bits, cap, lo, W, ymode, ycat, n
     """
     C = R.shape[0] - 1
     opn = open_bits[m]
+    one = np.float32(1 + optr[0])  # 1.0, from the data: see best_keeps
     for t in range(W):
         Z[t] = NEG
     for c in range(C):
@@ -137,7 +138,7 @@ def score_step(S, c0, Z, R, m, a, V, slot, open_bits, cap, lo, W, ymode, ycat, n
             _copy_row(R[c], V[slot[m | (1 << c)], row_aux], cap)
             zc = R[c, lo:]  # a view: its index t is never negative, so the loop vectorizes
             for t in range(W):
-                Z[t] = max(Z[t], zc[t])
+                Z[t] = max(Z[t], zc[t]) * one
     if ymode and (opn >> ycat) & 1:
         _copy_row(R[C], V[slot[m | (1 << ycat)], 1], cap)
     Rf = R.reshape(-1)
@@ -154,7 +155,7 @@ def score_step(S, c0, Z, R, m, a, V, slot, open_bits, cap, lo, W, ymode, ycat, n
             o = np.uint64(oq[i])
             p = obase[i]
             for t in range(Wu):
-                out[t] = max(out[t], p + Rf[o + t])
+                out[t] = max(out[t], p + Rf[o + t]) * one
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -186,6 +187,7 @@ def solve_cards(ms, out, V, slot, score, is_upper, open_bits, cap, n, child, sta
     G = ms.shape[0]
     NK = child.shape[0]
     C, NR = score.shape
+    one = np.float32(1 + sub_ptr[0])  # 1.0, from the data: see best_keeps
     col = np.zeros(G + 1, dtype=np.int64)
     wmax = 0
     for g in range(G):
@@ -242,7 +244,7 @@ def solve_cards(ms, out, V, slot, score, is_upper, open_bits, cap, n, child, sta
                                    ojoker[g])
             for r in range(NR):
                 for t in range(T):
-                    X[full0 + r, t] = max(S[r, t], X[full0 + r, t])
+                    X[full0 + r, t] = max(S[r, t], X[full0 + r, t]) * one
             best_keeps(X, sub_ptr, sub_idx, T, must_keep_one)
         # the turn's value: the first roll's values weighted by their chances
         acc = np.zeros(T, dtype=np.float64)

@@ -98,11 +98,12 @@ def flat(T):  # noqa: ANN001, ANN201
 
 @njit(cache=True, nogil=True, fastmath=kernel.FAST)
 def _score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
-                 extra_bonus, next_aux, up_pts, up_idx, tv):  # noqa: ANN001, ANN201
+                 extra_bonus, next_aux, up_pts, up_idx, tv, one):  # noqa: ANN001, ANN201
     """Srow[r]: the best value of scoring roll r now from (m, a, u), the next state's aux
     next_aux (a bank), on flat()'s tables; an upper box's few values are worked out once and each
     roll's picked by its index into them (a lookup, where reading the row of V at every roll
-    took 1.6 against 1.2 µs with every box open). A joker fills any open box it may."""
+    took 1.6 against 1.2 µs with every box open). A joker fills any open box it may. ``one``
+    is 1.0 from the data, each maximum multiplied by it: see :func:`.kernel.best_keeps`."""
     NR = Srow.shape[0]
     C = is_upper.shape[0]
     W = up_pts.shape[0] // C
@@ -122,17 +123,17 @@ def _score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, 
                 tv[i] = np.float32(p) + row[min(u + p, cap)]
             ix = up_idx[c * NR:(c + 1) * NR]
             for r in range(NR):
-                Srow[r] = max(Srow[r], tv[ix[r]])
+                Srow[r] = max(Srow[r], tv[ix[r]]) * one
         elif mode == MODE_YAHTZEE and c == ycat:
             v0, v1 = V[nm, 0, u], V[nm, 1, u]
             for r in range(NR):
                 p = pts_c[r]
                 v = np.float32(p) + (v1 if p > 0 else v0)
-                Srow[r] = max(Srow[r], v)
+                Srow[r] = max(Srow[r], v) * one
         else:
             base = V[nm, a_keep, u]
             for r in range(NR):
-                Srow[r] = max(Srow[r], np.float32(pts_c[r]) + base)
+                Srow[r] = max(Srow[r], np.float32(pts_c[r]) + base) * one
     if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1:
         bonus = np.float32(extra_bonus if a == 1 else 0.0)
         for r in range(NR):
@@ -181,7 +182,8 @@ def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start
         if j == 0 or (mode == MODE_BANK and j <= bank_cap):
             # Y is free until the best-keep pass: it holds the upper boxes' few values
             _score_rolls(S[j * NR:(j + 1) * NR], m, a, u, V, score, is_upper, open_bits, cap, mode,
-                         ycat, jok, five_face, extra_bonus, j, up_pts, up_idx, Y)
+                         ycat, jok, five_face, extra_bonus, j, up_pts, up_idx, Y,
+                         np.float32(1 + start[0]))
         else:
             S[j * NR:(j + 1) * NR] = S[(j - 1) * NR:j * NR]
     if left == 0:

@@ -76,6 +76,7 @@ def _score_level(j, Sj, ms, auxs, us, V, score, is_upper, open_bits, cap, mode, 
     G = ms.shape[0]
     UPW = up_pts.shape[1]
     ymode = mode == MODE_YAHTZEE
+    one = np.float32(1 + pos_ptr[0])  # 1.0, from the data: see kernel.best_keeps
     for c in range(C):
         for g in range(G):
             m = ms[g]
@@ -106,7 +107,7 @@ def _score_level(j, Sj, ms, auxs, us, V, score, is_upper, open_bits, cap, mode, 
     for c in range(C):
         src = bu[c, 0] if is_upper[c] else (b0 if ymode and c == ycat else bl[c])
         for g in range(G):
-            Z[g] = max(Z[g], src[g])
+            Z[g] = max(Z[g], src[g]) * one
     for r in range(NR):
         row = Sj[r]
         for g in range(G):
@@ -116,13 +117,13 @@ def _score_level(j, Sj, ms, auxs, us, V, score, is_upper, open_bits, cap, mode, 
             if is_upper[c]:
                 src = bu[c, up_idx[c, r]]
                 for g in range(G):
-                    row[g] = max(row[g], src[g])
+                    row[g] = max(row[g], src[g]) * one
             else:
                 p = score[c, r]
                 src = b1 if ymode and c == ycat else bl[c]
                 pf = np.float32(p)
                 for g in range(G):
-                    row[g] = max(row[g], pf + src[g])
+                    row[g] = max(row[g], pf + src[g]) * one
     if ymode:
         for g in range(G):
             m, a, u = ms[g], auxs[g], us[g]
@@ -144,6 +145,7 @@ def _turn_tables(L, ms, auxs, us, V, score, is_upper, open_bits, cap, n, child, 
     NR = score.shape[1]
     full0 = start[n]
     G = ms.shape[0]
+    one = np.float32(1 + sub_ptr[0])  # 1.0, from the data: see kernel.best_keeps
     for j in range(L + 1):
         if j == 0 or (mode == MODE_BANK and j <= bank_cap):
             _score_level(j, S[j], ms, auxs, us, V, score, is_upper, open_bits, cap, mode, ycat, jok,
@@ -160,7 +162,7 @@ def _turn_tables(L, ms, auxs, us, V, score, is_upper, open_bits, cap, n, child, 
         Y[:] = EX[j - 1]
         for r in range(NR):
             for g in range(G):
-                Y[full0 + r, g] = max(S[j, r, g], Y[full0 + r, g])
+                Y[full0 + r, g] = max(S[j, r, g], Y[full0 + r, g]) * one
         best_keeps(Y, sub_ptr, sub_idx, G, must_keep_one)
         expect(Y, child, start, n, G)
 
