@@ -117,8 +117,6 @@ class Coach:
         self.actions: tuple[Roll | Score, ...] = (*(Roll(k) for k in keeps), *(Score(c) for c in self.ids))
         # what ranking.rank's ints index, for each roll: its keeps, the boxes, the points
         self._items = ranking.roll_items(self._tables, self.actions, self._points)
-        # each keep's chance of making each box, the same on every card: worked out once
-        self._odds = ranking.odds_table(self._tables)
 
     # ---- positions --------------------------------------------------------------------
     def position(self, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
@@ -207,15 +205,20 @@ class Coach:
         if not (with_odds and left > 0):
             fields = zip(picked, pairs, pairs, _NO_ODDS, picked, strict=False)
             return list(map(Option, fields))
-        cats = np.empty(n * self._n_cat, dtype=np.int64)
         probs = np.empty(n * self._n_cat, dtype=np.float64)
         where = np.empty(n * self._n_cat, dtype=np.int64)
-        counts = ranking.odds(self._tables, self._odds, m, left, codes, n, cats, probs, where).tolist()
+        counts = ranking.odds(self._tables, self._odds, m, left, codes, n, probs, where).tolist()
         ends = list(accumulate(counts))
         # each keep's (box, chance) pairs, made once (see _odds_pairs), a slice of them a keep
         chances = tuple(_pick(where[:ends[-1]].tolist(), self._odds_pairs))
         odds = list(map(chances.__getitem__, map(slice, [0, *ends[:-1]], ends)))
         return list(map(Option, zip(picked, pairs, pairs, odds, picked, strict=False)))
+
+    @cached_property
+    def _odds(self) -> np.ndarray:
+        """Each keep's chance of making each box (:func:`ranking.odds_table`), the same on
+        every card: worked out once, on the first query with odds (bots never ask)."""
+        return ranking.odds_table(self._tables)  # type: ignore[no-any-return]
 
     @cached_property
     def _odds_pairs(self) -> tuple[tuple[str, float], ...]:

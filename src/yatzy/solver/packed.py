@@ -1,6 +1,6 @@
 """The ruleset's tables packed into one int64 array, and the turn for one upper total that
 reads them (:func:`lean_turn`): the coach's ranking (:mod:`.ranking`) plays a turn through it.
-The simulator (:mod:`.playout`) plays a block of games side by side instead, the same values;
+The simulator (:mod:`.playout`) works out many states' turns side by side instead, the same values;
 it shares a joker's value (:func:`joker_value`) and an upper box's few points
 (:func:`upper_points`) from here.
 

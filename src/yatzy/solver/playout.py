@@ -267,7 +267,7 @@ def _play_turn(keys, totals, rngs, A, span, V, score, is_upper, open_bits, cap, 
                     c_best, pts_best, a_best = _best_box_of(cg, r, m, a, score, is_upper,
                                                             open_bits, mode, ycat, up_idx, bl,
                                                             bu, b0, b1)
-                if mode == MODE_YAHTZEE and five_face[r] > 0 and (m >> ycat) & 1 == 1 and a == 1:
+                if joker and a == 1:
                     totals[g] += int(extra_bonus)
                 totals[g] += pts_best
                 u2 = min(u + pts_best, cap) if is_upper[c_best] else u

@@ -243,14 +243,14 @@ def odds_table(T):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True)
-def odds(T, P, m, left, act, n_opt, cats, probs, where):  # noqa: ANN001, ANN201
+def odds(T, P, m, left, act, n_opt, probs, where):  # noqa: ANN001, ANN201
     """For each keep among the first n_opt options of act, the chance of making each box that
     may be filled this turn by its end (the boxes of H_ODDS open in m), those strictly between
     0 and 1, likeliest first (equal chances in card order): read from :func:`odds_table` ``P``.
 
-    Written one keep after another into cats/probs (box, chance; and in ``at`` its place in
-    ``P`` as a flat index, where the coach keeps each chance's pair made once); returns each
-    option's count.
+    Written one keep after another into probs/where: the chance, and its place in ``P`` as a
+    flat index (the box is that index modulo ``P``'s width; the coach keeps each place's
+    (box, chance) pair made once); returns each option's count.
     """
     C, NK = T[H_C], T[H_NK]
     open_bits = flat(T)[2]
@@ -273,11 +273,9 @@ def odds(T, P, m, left, act, n_opt, cats, probs, where):  # noqa: ANN001, ANN201
                 # insertion, likeliest first, ties in card order
                 at = at0 + got
                 while at > at0 and probs[at - 1] < p:
-                    cats[at] = cats[at - 1]
                     probs[at] = probs[at - 1]
                     where[at] = where[at - 1]
                     at -= 1
-                cats[at] = c
                 probs[at] = p
                 where[at] = ((left - 1) * NK + k) * P.shape[2] + c
                 got += 1
