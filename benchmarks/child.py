@@ -3,7 +3,8 @@
     python benchmarks/child.py WORK SIDE [--games N] [--positions N] [--reps N]
 
 WORK is ``process-yatzy`` (a solve in a new process, its start-up included), ``solve-yatzy``,
-``solve-yahtzee``, ``simulate-yatzy``, ``simulate-yahtzee``, ``coach``, ``batch``,
+``solve-yahtzee``, ``simulate-yatzy``, ``simulate-yahtzee``, ``coach``, ``coach-read`` (every
+option's move and value read), ``batch``,
 ``distribution-yatzy``, ``distribution-yahtzee`` or ``maxi``; SIDE is ``ours`` or
 ``peer`` (the peer ``yatzy-solver``, for the work it has). What is set up first (a table
 loaded, kernels compiled) is not timed; the work is, best of ``--reps`` for the quick ones.
@@ -87,8 +88,11 @@ def ours(work: str, args: argparse.Namespace) -> dict[str, Any]:
     sol = solve(get_ruleset("yatzy"))
     coach = Coach(sol)
     positions = [coach.position(*t) for t in random_positions(sol.spec.ruleset, args.positions)]
-    # the batch as arrays, as the peer's batch hands them over (its options made on request)
-    query = ((lambda: [coach.options(p, with_odds=False) for p in positions]) if kind == "coach"
+    # the batch as arrays, as the peer's batch hands them over (its options made on request);
+    # coach-read reads every option's move and value, as a program that shows or weighs them does
+    query = ((lambda: [coach.options(p, with_odds=False) for p in positions]) if work == "coach"
+             else (lambda: [[o.action for o in coach.options(p, with_odds=False) if o.value > -1]
+                            for p in positions]) if work == "coach-read"
              else (lambda: coach.rank_many(positions)))
     timed(query, 1)  # compiled and warm
     ranked, wall, cpu = timed(query, args.reps)
@@ -119,9 +123,12 @@ def peer(work: str, args: argparse.Namespace) -> dict[str, Any]:
 
     psol = ys.Solver.build(ys.Variant("yatzy-scandinavian"))
     notes = [notation(*t) for t in random_positions(get_ruleset("yatzy"), args.positions)]
-    if kind == "coach":
+    if work == "coach":
         def query() -> Any:
             return [psol.option_values(n) for n in notes]
+    elif work == "coach-read":
+        def query() -> Any:
+            return [[a for a, v in psol.option_values(n) if v > -1] for n in notes]
     else:
         arrays = psol.variant.situation_arrays(notes)
 

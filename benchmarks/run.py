@@ -76,6 +76,7 @@ ROWS = [
     ("{games} optimal games yatzy", "simulate-yatzy", True),
     ("{games} optimal games yahtzee", "simulate-yahtzee", True),
     ("coach query (µs a position)", "coach", True),
+    ("coach query, every option read (µs)", "coach-read", True),
     ("batch query, arrays (µs a position)", "batch", True),
     ("exact distribution yatzy", "distribution-yatzy", False),
     ("exact distribution yahtzee", "distribution-yahtzee", False),
@@ -117,7 +118,7 @@ def against_peer(args: argparse.Namespace) -> None:
                     best[side] = {**got, "peak": max(got["peak"], best.get(side, got)["peak"])}
         # the whole process's wall time; one query's CPU time (the peer's is one thread too,
         # and CPU time is the steadier on a loaded machine); else the work's wall time
-        key = {"process-yatzy": "process", "coach": "cpu"}.get(work, "wall")
+        key = {"process-yatzy": "process", "coach": "cpu", "coach-read": "cpu"}.get(work, "wall")
         ours, peer = best["ours"], best.get("peer")
         cells = (f"{peer[key]:9.2f} {ours[key] / peer[key]:6.2f} {ours['peak'] / 2 ** 20:8.0f} "
                  f"{peer['peak'] / 2 ** 20:8.0f}  {ours['note']} vs {peer['note']}" if peer else
@@ -127,7 +128,9 @@ def against_peer(args: argparse.Namespace) -> None:
 
 def coach_queries(sol: Any, psol: Any, args: argparse.Namespace) -> None:
     """One coach query (every option ranked, no odds) over random Scandinavian positions, ours
-    beside the peer's ``option_values``; the batch calls, ours ``rank_many`` (its arrays, and
+    beside the peer's ``option_values`` (the results kept: ours a ``Ranking``, whose options are
+    made as they are read, the peer's a list of pairs), and the same with every option's move
+    and value read; the batch calls, ours ``rank_many`` (its arrays, and
     with every option made) beside the peer's ``option_values_batch``. Each measure is timed
     over all positions in turn, round by round, so the machine's load falls on both alike; the
     best round of each is kept."""
@@ -147,6 +150,9 @@ def coach_queries(sol: Any, psol: Any, args: argparse.Namespace) -> None:
     # name: (what is timed, the peer's measure it is set beside)
     measures: dict[str, tuple[Callable[[], object], str]] = {
         "ours": (lambda: [coach.options(p, with_odds=False) for p in positions], "peer"),
+        "ours, every option read": (lambda: [[o.action for o in coach.options(p, with_odds=False)
+                                              if o.value > -1] for p in positions],
+                                    "peer, every option read"),
         "ours, typed position checked": (
             lambda: [coach.options(coach.position(*t), with_odds=False) for t in typed], "peer"),
         "ours, with odds": (lambda: [coach.options(p) for p in positions], "peer"),
@@ -154,6 +160,8 @@ def coach_queries(sol: Any, psol: Any, args: argparse.Namespace) -> None:
         "ours batch (options)": (lambda: list(coach.rank_many(positions)), "peer batch"),
         "ours batch, turns in order": (lambda: coach.rank_many(turn_positions), "peer batch, turns"),
         "peer": (lambda: [psol.option_values(n) for n in notes], ""),
+        "peer, every option read": (
+            lambda: [[a for a, v in psol.option_values(n) if v > -1] for n in notes], ""),
         "peer batch": (lambda: psol.option_values_batch(**arrays), ""),
         "peer batch, turns": (lambda: psol.option_values_batch(**turn_arrays), ""),
     }

@@ -43,14 +43,14 @@ def simulate(n_games, first, seed, T, V, score, is_upper, open_bits, cap, n, chi
     full0 = start[n]
     NK, NR, C = child.shape[0], score.shape[1], score.shape[0]
     levels = rolls - 1 + (bank_cap if mode == MODE_BANK else 0)
-    (fscore, _, _, fchild, _, fjok, _, _, _, _, _, _, _, removals, up_pts, up_idx) = flat(T)
+    (_, _, _, fchild, _, fjok, _, _, _, _, _, _, _, removals, up_pts, _, scoref, upix) = flat(T)
     bonus = np.float32(extra_bonus)
     S0 = np.empty((levels + 1) * NR, dtype=np.float32)
     EX0 = np.empty((levels + 1) * NK, dtype=np.float32)
     Y0 = np.empty(NK, dtype=np.float32)
     zero = np.int64(0)  # typed int64 from the start: literal 0s make Numba compile the callees twice
-    lean_turn(zero, zero, zero, rolls - 1, V, fscore, is_upper, open_bits, cap, n, fchild, start, mode,
-              ycat, fjok, five_face, bonus, bank_cap, must_keep_one, removals, up_pts, up_idx, S0, EX0, Y0)
+    lean_turn(zero, zero, zero, rolls - 1, V, scoref, upix, is_upper, open_bits, cap, n, fchild, start, mode,
+              ycat, fjok, five_face, bonus, bank_cap, must_keep_one, removals, up_pts, S0, EX0, Y0)
     block = 512
     n_blocks = (n_games + block - 1) // block
     for b in prange(n_blocks):
@@ -66,9 +66,9 @@ def simulate(n_games, first, seed, T, V, score, is_upper, open_bits, cap, n, chi
                 if turn == 0:
                     S, EX = S0, EX0
                 else:
-                    lean_turn(m, a, u, left, V, fscore, is_upper, open_bits, cap, n, fchild, start,
+                    lean_turn(m, a, u, left, V, scoref, upix, is_upper, open_bits, cap, n, fchild, start,
                               mode, ycat, fjok, five_face, bonus, bank_cap, must_keep_one, removals, up_pts,
-                              up_idx, S_buf, EX_buf, Y)
+                              S_buf, EX_buf, Y)
                     S, EX = S_buf, EX_buf
                 k = 0
                 while True:

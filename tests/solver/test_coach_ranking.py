@@ -21,7 +21,7 @@ from yatzy.errors import IllegalActionError, InvalidActionError
 from yatzy.registry import get_ruleset
 from yatzy.rulesets.yahtzee import YahtzeeRuleset
 from yatzy.solver import kernel
-from yatzy.solver.coach import Coach, Position
+from yatzy.solver.coach import Coach, Option, Position, Ranking
 from yatzy.solver.solve import Solution, solve
 from yatzy.solver.spec import SolverSpec
 
@@ -104,6 +104,11 @@ def reference_options(coach: Coach, pos: Position, with_odds: bool) -> list[Row]
     return [(a, v, best - v, odds_of.get(k, ()) if k is not None else (), pts) for a, v, k, pts in raw]
 
 
+def fields(o: Option) -> Row:
+    """An option's fields in reference_options' order."""
+    return (o.action, o.value, o.regret, o.odds, o.points)
+
+
 @cache
 def tied_coach(name: str, **opts: object) -> Coach:
     """A coach on a table of small random whole numbers (no solve; many equal values)."""
@@ -145,7 +150,7 @@ def test_ranking_is_the_reference_one_with_ties(name: str, opts: dict[str, objec
     ties = 0
     for pos in positions:
         for with_odds in (False, True):
-            got = [tuple(o) for o in coach.options(pos, with_odds=with_odds)]
+            got = [fields(o) for o in coach.options(pos, with_odds=with_odds)]
             assert got == reference_options(coach, pos, with_odds), (pos, with_odds)
         values = [o.value for o in coach.options(pos, with_odds=False)]
         ties += len(values) - len(set(values))
@@ -156,7 +161,7 @@ def test_ranking_is_the_reference_one_with_ties(name: str, opts: dict[str, objec
 def test_ranking_is_the_reference_one_on_solved_tables(name: str) -> None:
     coach = Coach(solve(get_ruleset(name)))
     for pos in random_positions(coach, 60, seed=3):
-        assert [tuple(o) for o in coach.options(pos)] == reference_options(coach, pos, True)
+        assert [fields(o) for o in coach.options(pos)] == reference_options(coach, pos, True)
 
 
 @pytest.mark.parametrize("name,opts", [("yatzy", {}), ("yahtzee", {}), ("osto", {"bank_cap": 2}),
@@ -188,17 +193,40 @@ def test_rank_many_reuses_a_turn_only_for_its_own_card(name: str, opts: dict[str
 
 @pytest.mark.parametrize("name,opts", RULESETS)
 def test_a_query_hands_over_small_ints(name: str, opts: dict[str, object]) -> None:
-    """rank's (action, points) indices name items of the roll's own list: each list is short
-    enough that every index is one of CPython's cached small ints (-5 to 256), so handing them
-    to Python makes no int objects; a query's indices are within its roll's list."""
+    """rank's indices name (action, points) pairs of the roll's own list: a roll no joker can
+    score has a list short enough that every index is one of CPython's cached small ints (-5 to
+    256), so handing them to Python makes no int objects; a query's indices are within its
+    roll's list, and name its options' moves and points."""
     coach = tied_coach(name, **opts)
-    assert max(map(len, coach._items)) <= 257
+    jokers = {i for i, r in enumerate(coach.spec.rolls)
+              if isinstance(coach.spec.ruleset, YahtzeeRuleset) and len(set(r)) == 1}
+    assert max(len(items) for i, items in enumerate(coach._items) if i not in jokers) <= 257
     for pos in random_positions(coach, 30, seed=11):
-        n = len(coach.options(pos, with_odds=False))
-        indices = coach._local.buffers[1][:2 * n].tolist()
-        size = len(coach._items[coach.spec.rolls.index(pos.dice)])
-        assert all(-1 <= i < size for i in indices)
-        assert indices[1::2].count(-1) == sum(isinstance(o.action, Roll) for o in coach.options(pos))
+        options = coach.options(pos, with_odds=False)
+        indices = coach._local.buffers[1][:len(options)].tolist()
+        items = coach._items[coach.spec.rolls.index(pos.dice)]
+        assert all(0 <= i < len(items) for i in indices)
+        assert [items[i] for i in indices] == [(o.action, o.points) for o in options]
+
+
+def test_a_ranking_reads_as_a_sequence_of_options() -> None:
+    """options() is a sequence: indexed (from the end too), sliced, iterated, equal to the same
+    options in any sequence; each option's regret is the best value less its own."""
+    coach = tied_coach("yatzy")
+    pos = random_positions(coach, 1, seed=5)[0]
+    ranking = coach.options(pos)
+    assert isinstance(ranking, Ranking)
+    listed = list(ranking)
+    assert len(listed) == len(ranking) > 2
+    assert ranking[-1] == listed[-1] and ranking[1] == listed[1]
+    assert ranking[1:3] == listed[1:3] and ranking[::-1] == listed[::-1]
+    assert ranking == listed and ranking == tuple(listed) and ranking != listed[:-1]
+    assert ranking != "not options"
+    assert [o.regret for o in ranking] == [ranking[0].value - o.value for o in ranking]
+    assert ranking[0].regret == 0.0
+    with pytest.raises(IndexError):
+        ranking[len(ranking)]
+    assert list(Ranking((), [])) == [] and len(Ranking((), [])) == 0
 
 
 def test_score_values_are_the_boxes_in_card_order() -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import accumulate, repeat
 from operator import itemgetter
-from typing import TypeVar
+from typing import TypeVar, overload
 
 import numpy as np
 
@@ -39,11 +39,13 @@ class Position:
     yahtzee_box: int | None = None
 
 
-class Option(tuple[Roll | Score, float, float, tuple[tuple[str, float], ...], int | None]):
-    """One move with its exact value: ``Option((action, value, regret, odds, points))``.
+class Option(tuple[tuple[Roll | Score, int | None], float, float, tuple[tuple[str, float], ...]]):
+    """One move with its exact value: ``Option(((action, points), value, best, odds))``.
 
-    A tuple made from one tuple of its fields, as ``tuple`` makes itself: the coach makes
-    dozens a query, each in one C call (a named tuple's ``__new__`` is Python, and
+    A tuple made in one C call from one tuple of its fields: the move and its points as one
+    pair, which the coach makes once and every query shares, and the best option's value,
+    one float for the whole ranking, from which the regret is worked out when asked. So a
+    query makes one object and one float an option (a named tuple's ``__new__`` is Python,
     ``tuple.__new__(Option, fields)`` a third slower than this)."""
 
     __slots__ = ()
@@ -51,7 +53,7 @@ class Option(tuple[Roll | Score, float, float, tuple[tuple[str, float], ...], in
     @property
     def action(self) -> Roll | Score:
         """The move itself: ``Roll((3, 3))`` keeps 3 3 and rolls the rest, ``Score("one_pair")``."""
-        return self[0]
+        return self[0][0]
 
     @property
     def value(self) -> float:
@@ -61,7 +63,7 @@ class Option(tuple[Roll | Score, float, float, tuple[tuple[str, float], ...], in
     @property
     def regret(self) -> float:
         """How much less than the best option it is worth (0 for the best)."""
-        return self[2]
+        return self[2] - self[1]
 
     @property
     def odds(self) -> tuple[tuple[str, float], ...]:
@@ -72,11 +74,11 @@ class Option(tuple[Roll | Score, float, float, tuple[tuple[str, float], ...], in
     @property
     def points(self) -> int | None:
         """For scores: the points the box makes now (an extra Yahtzee's bonus included)."""
-        return self[4]
+        return self[0][1]
 
     def __repr__(self) -> str:
-        return (f"Option(action={self[0]!r}, value={self[1]!r}, regret={self[2]!r}, "
-                f"odds={self[3]!r}, points={self[4]!r})")
+        return (f"Option(action={self.action!r}, value={self.value!r}, regret={self.regret!r}, "
+                f"odds={self.odds!r}, points={self.points!r})")
 
     def to_dict(self) -> dict[str, object]:
         d: dict[str, object] = {"action": str(self.action), "value": round(self.value, 6),
@@ -88,8 +90,60 @@ class Option(tuple[Roll | Score, float, float, tuple[tuple[str, float], ...], in
         return d
 
 
-# endless and stateless, shared: a query's zip ends when its picked actions and points do
+# endless and stateless, shared: a query's zip ends when its (action, points) pairs do
 _NO_ODDS = repeat(())
+
+
+class Ranking(Sequence[Option]):
+    """A position's options, best first, as :meth:`Coach.options` ranks them: a sequence of
+    :class:`Option`, each made when it is read (indexed, sliced or iterated), from the ranking's
+    (action, points) pairs, its values and its odds, which the query made.
+
+    So a query makes a few objects, not one an option: a program that keeps many rankings (an
+    analysis, research labels) keeps lists of numbers, and Python's garbage collector, which
+    walks every object that may hold others again and again as they pile up, has next to nothing
+    to walk (an ``Option`` list per query kept 20 of them a query and cost as much again as the
+    query). Like python-chess's ``board.legal_moves``: a view to read, not a list to change.
+    Equal to any sequence of the same options in the same order.
+    """
+
+    __slots__ = ("_pairs", "_values", "_odds")
+
+    def __init__(self, pairs: Sequence[tuple[Roll | Score, int | None]], values: Sequence[float],
+                 odds: Sequence[tuple[tuple[str, float], ...]] | None = None) -> None:
+        self._pairs, self._values, self._odds = pairs, values, odds
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, i: int) -> Option: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Option]: ...
+
+    def __getitem__(self, i: int | slice) -> Option | list[Option]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        v = self._values
+        return Option((self._pairs[i], v[i], v[0], self._odds[i] if self._odds is not None else ()))
+
+    def __iter__(self) -> Iterator[Option]:
+        v = self._values
+        if not v:
+            return iter(())
+        return map(Option, zip(self._pairs, v, repeat(v[0]), _NO_ODDS if self._odds is None else self._odds))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Ranking({list(self)!r})"
+
 
 
 class Coach:
@@ -109,14 +163,13 @@ class Coach:
         self._upper_ids = frozenset(c for i, c in enumerate(self.ids) if self.spec.bonus[0][i])
         self._local = threading.local()
         # the points an option can make, by index; the kernels' -1 (a keep) is the last: None
-        most = int(max(self.spec.score.max(), self.spec.yahtzee[1].max())) + self.spec.yahtzee[3]
-        self._points: list[int | None] = [*range(int(most) + 1), None]
+        self._points: list[int | None] = [*range(int(self._tables[packed.H_MOST]) + 1), None]
         self._roll_index = {r: i for i, r in enumerate(self.spec.rolls)}
         keeps = self.spec.keeps[0]
         # every action a ranking can name, made once: keeps by index, then boxes
         self.actions: tuple[Roll | Score, ...] = (*(Roll(k) for k in keeps), *(Score(c) for c in self.ids))
-        # what ranking.rank's ints index, for each roll: its keeps, the boxes, the points
-        self._items = ranking.roll_items(self._tables, self.actions, self._points)
+        # what ranking.rank's ints index, for each roll: its keeps' and boxes' (action, points)
+        self._items = ranking.roll_items(self._tables, self.actions)
 
     # ---- positions --------------------------------------------------------------------
     def position(self, filled: Iterable[str], dice: Iterable[int], rolls_left: int,
@@ -183,7 +236,7 @@ class Coach:
         return (sum(map(self._bit_of, pos.filled)), pos.aux, min(pos.upper, self._cap),
                 pos.rolls_left, self._roll_index[pos.dice])
 
-    def options(self, pos: Position, with_odds: bool = True) -> list[Option]:
+    def options(self, pos: Position, with_odds: bool = True) -> Ranking:
         """Every distinct keep (if rolls remain) and every box allowed, best first.
 
         Equal values keep a fixed order: keeps as ``dice.sub_multisets`` lists them, then
@@ -196,15 +249,13 @@ class Coach:
             buf, ints, floats, codes = self._buffers()
         n = ranking.rank(self._tables, self._values, m, pos.aux, pos.upper, left, r, buf)
         if not n:  # (never: a position has a box to fill; itemgetter needs an index)
-            return []
-        # each option's action and points side by side, picked from the roll's list in one C call
-        # (a keep's points -1 is its last item, None), and its value and regret side by side: zip
-        # takes each option's fields in turn from the two iterators
-        picked = iter(itemgetter(*ints[:2 * n].tolist())(self._items[r]))
-        pairs = iter(floats[:2 * n].tolist())
+            return Ranking((), [])
+        # each option's (action, points) pair picked from the roll's list in one C call, its
+        # value from one list, the best value shared (each option's regret is worked out from it)
+        pairs = itemgetter(*ints[:n].tolist())(self._items[r]) if n > 1 else [self._items[r][ints[0]]]
+        values = floats[:n].tolist()
         if not (with_odds and left > 0):
-            fields = zip(picked, pairs, pairs, _NO_ODDS, picked, strict=False)
-            return list(map(Option, fields))
+            return Ranking(pairs, values)
         probs = np.empty(n * self._n_cat, dtype=np.float64)
         where = np.empty(n * self._n_cat, dtype=np.int64)
         counts = ranking.odds(self._tables, self._odds, m, left, codes, n, probs, where).tolist()
@@ -212,7 +263,7 @@ class Coach:
         # each keep's (box, chance) pairs, made once (see _odds_pairs), a slice of them a keep
         chances = tuple(_pick(where[:ends[-1]].tolist(), self._odds_pairs))
         odds = list(map(chances.__getitem__, map(slice, [0, *ends[:-1]], ends)))
-        return list(map(Option, zip(picked, pairs, pairs, odds, picked, strict=False)))
+        return Ranking(pairs, values, odds)
 
     @cached_property
     def _odds(self) -> np.ndarray:
@@ -278,21 +329,14 @@ class Rankings:
     def __len__(self) -> int:
         return len(self.count)
 
-    def __getitem__(self, i: int) -> list[Option]:
+    def __getitem__(self, i: int) -> Ranking:
         n, c = int(self.count[i]), self.coach
-        return _options(_pick(self.action[i, :n].tolist(), c.actions), self.value[i, :n].tolist(),
-                        self.regret[i, :n].tolist(), repeat((), n),
-                        _pick(self.points[i, :n].tolist(), c._points))
+        actions = _pick(self.action[i, :n].tolist(), c.actions)
+        pairs = list(zip(actions, _pick(self.points[i, :n].tolist(), c._points), strict=True))
+        return Ranking(pairs, self.value[i, :n].tolist())
 
-    def __iter__(self) -> Iterator[list[Option]]:
+    def __iter__(self) -> Iterator[Ranking]:
         return (self[i] for i in range(len(self)))
-
-
-def _options(actions: Iterable[Roll | Score], values: Iterable[float], regrets: Iterable[float],
-             odds: Iterable[tuple[tuple[str, float], ...]], points: Iterable[int | None]) -> list[Option]:
-    """Options from their fields' sequences (each as long), made by C calls only: ``Option``
-    over ``zip`` (``zip(strict=True)`` cost 1.3 µs of a query's 18)."""
-    return list(map(Option, zip(actions, values, regrets, odds, points, strict=False)))
 
 
 def _pick(indices: list[int], items: Sequence[T]) -> Sequence[T]:

@@ -21,9 +21,9 @@ from .spec import SolverSpec
 
 # the packed array's header: sizes and scalars, then where each table starts
 (H_C, H_NR, H_NK, H_NJ, H_CAP, H_N, H_MODE, H_YCAT, H_ROLLS, H_BANK, H_MKO, H_LEVELS, H_BONUS,
- H_ODDS, H_WIDTH, H_UPW) = range(16)
-HEAD = 16
-N_TABLES = 16
+ H_ODDS, H_WIDTH, H_UPW, H_MOST) = range(17)
+HEAD = 17
+N_TABLES = 18
 
 
 def pack(spec: SolverSpec) -> np.ndarray:
@@ -49,14 +49,31 @@ def pack(spec: SolverSpec) -> np.ndarray:
     upw = up_pts.shape[1]
     tables = [a.score, a.is_upper, a.open_bits, a.child, a.start, a.jok, a.five_face, a.sub_ptr,
               a.sub_idx, a.pos_ptr, a.pos_cat, keep_ptr, keep_idx, removals, up_pts, up_idx]
-    assert len(tables) == N_TABLES
     head = np.zeros(HEAD + N_TABLES + 1, dtype=np.int64)
-    head[:H_UPW + 1] = (len(ids), len(spec.rolls), len(keeps), a.jok.shape[0], a.cap, a.n, a.mode,
-                        a.ycat, a.rolls, a.bank_cap, a.must_keep_one, spec.levels,
-                        int(a.extra_bonus), odds_bits, int(np.diff(keep_ptr).max()) + len(ids), upw)
+    head[:H_MOST + 1] = (len(ids), len(spec.rolls), len(keeps), a.jok.shape[0], a.cap, a.n, a.mode,
+                         a.ycat, a.rolls, a.bank_cap, a.must_keep_one, spec.levels,
+                         int(a.extra_bonus), odds_bits, int(np.diff(keep_ptr).max()) + len(ids), upw,
+                         most_points(spec))
     flat = [np.ascontiguousarray(t, dtype=np.int64).ravel() for t in tables]
+    # the points and an upper box's index into its few values again as float32, two to a word
+    # (read through flat()'s views): the scoring's loops then run on float32 vectors alone (an
+    # int64 converted to float32 is scalar code on AVX2)
+    flat += [_words(a.score), _words(up_idx)]
+    assert len(flat) == N_TABLES
     head[HEAD:] = len(head) + np.concatenate(([0], np.cumsum([len(f) for f in flat])))
     return np.concatenate([head, *flat])
+
+
+def most_points(spec: SolverSpec) -> int:
+    """The most points one box can make at once (an extra Yahtzee's bonus included)."""
+    return int(max(spec.score.max(), spec.yahtzee[1].max())) + int(spec.yahtzee[3])
+
+
+def _words(table: np.ndarray) -> np.ndarray:
+    """A table's values as float32, two to an int64 word (the last half word 0 if odd)."""
+    f = np.zeros(table.size + table.size % 2, dtype=np.float32)
+    f[:table.size] = table.ravel()
+    return f.view(np.int64)
 
 
 def upper_points(spec: SolverSpec) -> tuple[np.ndarray, np.ndarray]:
@@ -82,7 +99,8 @@ def tables(T):  # noqa: ANN001, ANN201
             T[o[3]:o[4]].reshape((NK, 6)), T[o[4]:o[5]], T[o[5]:o[6]].reshape((NJ, 6, C)),
             T[o[6]:o[7]], T[o[7]:o[8]], T[o[8]:o[9]], T[o[9]:o[10]], T[o[10]:o[11]],
             T[o[11]:o[12]], T[o[12]:o[13]], T[o[13]:o[14]].reshape((NK, 6)),
-            T[o[14]:o[15]].reshape((C, UPW)), T[o[15]:o[16]].reshape((C, NR)))
+            T[o[14]:o[15]].reshape((C, UPW)), T[o[15]:o[16]].reshape((C, NR)),
+            T[o[16]:o[17]].view(np.float32), T[o[17]:o[18]].view(np.float32))
 
 
 @njit(cache=True, nogil=True)
@@ -93,17 +111,20 @@ def flat(T):  # noqa: ANN001, ANN201
     o = T[HEAD:HEAD + N_TABLES + 1]
     return (T[o[0]:o[1]], T[o[1]:o[2]], T[o[2]:o[3]], T[o[3]:o[4]], T[o[4]:o[5]], T[o[5]:o[6]],
             T[o[6]:o[7]], T[o[7]:o[8]], T[o[8]:o[9]], T[o[9]:o[10]], T[o[10]:o[11]],
-            T[o[11]:o[12]], T[o[12]:o[13]], T[o[13]:o[14]], T[o[14]:o[15]], T[o[15]:o[16]])
+            T[o[11]:o[12]], T[o[12]:o[13]], T[o[13]:o[14]], T[o[14]:o[15]], T[o[15]:o[16]],
+            T[o[16]:o[17]].view(np.float32), T[o[17]:o[18]].view(np.float32))
 
 
 @njit(cache=True, nogil=True, fastmath=kernel.FAST)
-def _score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, jok, five_face,
-                 extra_bonus, next_aux, up_pts, up_idx, tv, one):  # noqa: ANN001, ANN201
+def _score_rolls(Srow, m, a, u, V, scoref, upix, is_upper, open_bits, cap, mode, ycat, jok, five_face,
+                 extra_bonus, next_aux, up_pts, tv, one):  # noqa: ANN001, ANN201
     """Srow[r]: the best value of scoring roll r now from (m, a, u), the next state's aux
-    next_aux (a bank), on flat()'s tables; an upper box's few values are worked out once and each
-    roll's picked by its index into them (a lookup, where reading the row of V at every roll
-    took 1.6 against 1.2 µs with every box open). A joker fills any open box it may. ``one``
-    is 1.0 from the data, each maximum multiplied by it: see :func:`.kernel.best_keeps`."""
+    next_aux (a bank), on flat()'s tables; ``scoref`` the points and ``upix`` each roll's index
+    into an upper box's few values (:func:`upper_points`), both float32, so every loop over the
+    rolls is float32 vectors. An upper box's few values are worked out once (into ``tv``) and
+    each roll takes its own, one value at a time: a compare and a select, where a lookup is a
+    gather or scalar code. A joker fills any open box it may. ``one`` is 1.0 from the data,
+    each maximum multiplied by it: see :func:`.kernel.best_keeps`."""
     NR = Srow.shape[0]
     C = is_upper.shape[0]
     W = up_pts.shape[0] // C
@@ -115,25 +136,29 @@ def _score_rolls(Srow, m, a, u, V, score, is_upper, open_bits, cap, mode, ycat, 
         if (opn >> c) & 1 == 0:
             continue
         nm = m | (1 << c)
-        pts_c = score[c * NR:(c + 1) * NR]
         if is_upper[c]:
             row = V[nm, a_keep]
             for i in range(W):
                 p = up_pts[c * W + i]
                 tv[i] = np.float32(p) + row[min(u + p, cap)]
-            ix = up_idx[c * NR:(c + 1) * NR]
-            for r in range(NR):
-                Srow[r] = max(Srow[r], tv[ix[r]]) * one
-        elif mode == MODE_YAHTZEE and c == ycat:
+            ix = upix[c * NR:(c + 1) * NR]
+            for i in range(W):
+                if i > 0 and up_pts[c * W + i] == up_pts[c * W + i - 1]:
+                    break  # the padding: the last value repeated, no roll's index
+                fi, vi = np.float32(i), tv[i]
+                for r in range(NR):
+                    Srow[r] = max(Srow[r], vi if ix[r] == fi else NEG) * one
+            continue
+        pts_c = scoref[c * NR:(c + 1) * NR]
+        if mode == MODE_YAHTZEE and c == ycat:
             v0, v1 = V[nm, 0, u], V[nm, 1, u]
             for r in range(NR):
                 p = pts_c[r]
-                v = np.float32(p) + (v1 if p > 0 else v0)
-                Srow[r] = max(Srow[r], v) * one
+                Srow[r] = max(Srow[r], p + (v1 if p > 0 else v0)) * one
         else:
             base = V[nm, a_keep, u]
             for r in range(NR):
-                Srow[r] = max(Srow[r], np.float32(pts_c[r]) + base) * one
+                Srow[r] = max(Srow[r], pts_c[r] + base) * one
     if mode == MODE_YAHTZEE and (m >> ycat) & 1 == 1:
         bonus = np.float32(extra_bonus if a == 1 else 0.0)
         for r in range(NR):
@@ -168,8 +193,8 @@ def _expect(X, child, full0):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True, nogil=True, fastmath=kernel.FAST)
-def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start, mode, ycat, jok, five_face,
-          extra_bonus, bank_cap, must_keep_one, removals, up_pts, up_idx, S, EX, Y):  # noqa: ANN001, ANN201
+def lean_turn(m, a, u, left, V, scoref, upix, is_upper, open_bits, cap, n, child, start, mode, ycat, jok,
+              five_face, extra_bonus, bank_cap, must_keep_one, removals, up_pts, S, EX, Y):  # noqa: ANN001, ANN201
     """Fill S (score roll r with j rolls left: row j) and EX (keep k with j rolls left after it:
     row j) for j up to ``left``: the solver's turn for one upper total, only the levels this
     turn can reach, the same values (maxima, and the same sums in the same order). On flat()'s
@@ -181,9 +206,8 @@ def lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, n, child, start
     for j in range(left + 1):
         if j == 0 or (mode == MODE_BANK and j <= bank_cap):
             # Y is free until the best-keep pass: it holds the upper boxes' few values
-            _score_rolls(S[j * NR:(j + 1) * NR], m, a, u, V, score, is_upper, open_bits, cap, mode,
-                         ycat, jok, five_face, extra_bonus, j, up_pts, up_idx, Y,
-                         np.float32(1 + start[0]))
+            _score_rolls(S[j * NR:(j + 1) * NR], m, a, u, V, scoref, upix, is_upper, open_bits, cap,
+                         mode, ycat, jok, five_face, extra_bonus, j, up_pts, Y, np.float32(1 + start[0]))
         else:
             S[j * NR:(j + 1) * NR] = S[(j - 1) * NR:j * NR]
     if left == 0:

@@ -11,6 +11,7 @@ packed into one array (:func:`.packed.pack`), made once per coach.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
 from numba import njit
@@ -25,6 +26,7 @@ from .packed import (
     H_LEVELS,
     H_MKO,
     H_MODE,
+    H_MOST,
     H_N,
     H_NK,
     H_NR,
@@ -37,6 +39,8 @@ from .packed import (
     tables,
 )
 
+A = TypeVar("A")
+
 
 @njit(cache=True, nogil=True)
 def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):  # noqa: ANN001, ANN201
@@ -47,14 +51,13 @@ def _rank_into(T, V, m, a, u, left, r, S, EX, Y, act, pts, val, reg, turn_done):
     S and EX are flat: (levels + 1) rows of NR and of NK.
     """
     (score, is_upper, open_bits, child, start, jok, five, _, _, _, _, keep_ptr, keep_idx,
-     removals, up_pts, up_idx) = flat(T)
+     removals, up_pts, _, scoref, upix) = flat(T)
     C, NR, NK, cap, mode, ycat = T[H_C], T[H_NR], T[H_NK], T[H_CAP], T[H_MODE], T[H_YCAT]
     bonus = T[H_BONUS]
     n_opt = 0
     if left > 0 and not turn_done:
-        lean_turn(m, a, u, left, V, score, is_upper, open_bits, cap, T[H_N], child, start, mode, ycat,
-                  jok, five, np.float32(bonus), T[H_BANK], T[H_MKO] != 0, removals, up_pts, up_idx, S,
-                  EX, Y)
+        lean_turn(m, a, u, left, V, scoref, upix, is_upper, open_bits, cap, T[H_N], child, start, mode,
+                  ycat, jok, five, np.float32(bonus), T[H_BANK], T[H_MKO] != 0, removals, up_pts, S, EX, Y)
     if left > 0:
         for i in range(keep_ptr[r], keep_ptr[r + 1]):
             k = keep_idx[i]
@@ -105,23 +108,31 @@ def buffer_size(T: np.ndarray) -> int:
 
 
 def outputs(buf: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`rank`'s outputs in its buffer, as views: the options' (action, points) indices and
-    (value, regret) pairs, each pair side by side, and the action codes alone (for :func:`odds`)."""
+    """:func:`rank`'s outputs in its buffer, as views: the options' indices into
+    :func:`roll_items`, their values, and their action codes (for :func:`odds`)."""
     width = int(T[H_WIDTH])
-    return (buf[2 * width:4 * width].view(np.int64), buf[:2 * width],
+    return (buf[2 * width:3 * width].view(np.int64), buf[:width],
             buf[4 * width:5 * width].view(np.int64))
 
 
-def roll_items(T: np.ndarray, actions: Sequence[object],
-               points: Sequence[object]) -> list[tuple[object, ...]]:
-    """What :func:`rank`'s (action, points) indices name, for each roll: the roll's keeps in the
-    coach's order, the boxes, then ``points`` (points p the p-th of them; None last, for -1).
-    ``actions`` are the coach's, keeps then boxes (as the action codes number them)."""
-    NK, C = int(T[H_NK]), int(T[H_C])
-    keep_ptr, keep_idx = (T[T[HEAD + i]:T[HEAD + i + 1]] for i in (11, 12))
-    boxes = tuple(actions[NK:NK + C])
-    return [(*(actions[k] for k in keep_idx[keep_ptr[r]:keep_ptr[r + 1]].tolist()), *boxes, *points)
-            for r in range(int(T[H_NR]))]
+def roll_items(T: np.ndarray, actions: Sequence[A]) -> list[list[tuple[A, int | None]]]:
+    """What :func:`rank`'s indices name, for each roll: the (action, points) pair of each of the
+    roll's keeps in the coach's order (points None), of each box at the roll's own points, then,
+    for a roll a joker may score (five of a kind in a Yahtzee game), of each box at every points
+    0 to :func:`.packed.most_points` (box c's points p at C + c * (most + 1) + p past the
+    boxes). ``actions`` are the coach's, keeps then boxes (as the action codes number them).
+    Each pair is made once, shared by every roll that names it."""
+    NK, C, NR, most = (int(T[h]) for h in (H_NK, H_C, H_NR, H_MOST))
+    score, keep_ptr, keep_idx, five = (T[T[HEAD + i]:T[HEAD + i + 1]] for i in (0, 11, 12, 6))
+    score = score.reshape(C, NR)
+    keep_pairs = [(k, None) for k in actions[:NK]]
+    box_pairs = [[(box, p) for p in range(most + 1)] for box in actions[NK:NK + C]]
+    joker = T[H_MODE] == MODE_YAHTZEE
+    extra = [pair for row in box_pairs for pair in row]
+    return [[*(keep_pairs[k] for k in keep_idx[keep_ptr[r]:keep_ptr[r + 1]].tolist()),
+             *(box_pairs[c][p] for c, p in enumerate(score[:, r].tolist())),
+             *(extra if joker and five[r] > 0 else ())]
+            for r in range(NR)]
 
 
 @njit(cache=True, nogil=True)
@@ -130,14 +141,14 @@ def rank(T, V, m, a, u, left, r, buf):  # noqa: ANN001, ANN201
     returns how many options there are, n.
 
     ``buf`` (float64, :func:`buffer_size` long) holds the outputs and the turn's scratch, so a
-    query allocates nothing and passes one array. As :func:`outputs` views it: 2n ints, each
-    option's action and points as indices into :func:`roll_items` of roll r (a keep its place
-    among the roll's keeps, a box the number of those keeps past its code, points p that plus
-    C plus p, a keep's points -1), all small: Python makes no int for them, picks each
-    option's action and points from one list in one call; and 2n floats, each option's value
-    and regret, read from one list; then the n action codes alone (keeps, then boxes).
+    query allocates nothing and passes one array. As :func:`outputs` views it: n ints, each
+    option's (action, points) pair as an index into :func:`roll_items` of roll r (a keep its
+    place among the roll's keeps, a box at the roll's points the number of those keeps past its
+    box, other points, a joker's, past the boxes), nearly all small: Python makes no int for
+    them and picks the pairs from one list in one call; n floats, the options' values; then the
+    n action codes (keeps, then boxes).
     """
-    NR, NK, C, levels, W = T[H_NR], T[H_NK], T[H_C], T[H_LEVELS], T[H_WIDTH]
+    NR, NK, C, levels, W, most = T[H_NR], T[H_NK], T[H_C], T[H_LEVELS], T[H_WIDTH], T[H_MOST]
     ints = buf[2 * W:6 * W].view(np.int64)
     act, pts = ints[2 * W:3 * W], ints[3 * W:]
     val, reg = buf[6 * W:7 * W], buf[7 * W:8 * W]
@@ -153,16 +164,16 @@ def rank(T, V, m, a, u, left, r, buf):  # noqa: ANN001, ANN201
     n_keeps = T[T[HEAD + 11] + r + 1] - first
     for i in range(n_keeps):
         place[T[at + first + i]] = i
+    score = T[T[HEAD]:T[HEAD + 1]]
     for i in range(n):
         k = act[i]
         if k < NK:
-            ints[2 * i] = place[k]
-            ints[2 * i + 1] = -1
+            ints[i] = place[k]
+        elif pts[i] == score[(k - NK) * NR + r]:
+            ints[i] = n_keeps + k - NK
         else:
-            ints[2 * i] = n_keeps + k - NK
-            ints[2 * i + 1] = n_keeps + C + pts[i]
-        buf[2 * i] = val[i]
-        buf[2 * i + 1] = reg[i]
+            ints[i] = n_keeps + C + (k - NK) * (most + 1) + pts[i]
+        buf[i] = val[i]
     return n
 
 
@@ -217,7 +228,7 @@ def odds_table(T):  # noqa: ANN001, ANN201
     coach works it out once, every box at once, a column each, through the solver's own expect
     (and best keeps); columns padded to a multiple of 8 (never read): whole vectors of float32
     in every loop."""
-    (score, _, _, child, start, _, _, sub_ptr, sub_idx, _, _, _, _, _, _, _) = tables(T)
+    (score, _, _, child, start, _, _, sub_ptr, sub_idx, _, _, _, _, _, _, _, _, _) = tables(T)
     C, NR, NK, n, levels = T[H_C], T[H_NR], T[H_NK], T[H_N], T[H_LEVELS]
     mko = T[H_MKO] != 0
     full0 = start[n]
