@@ -298,7 +298,7 @@ def test_cards_solved_side_by_side_give_the_same_table(
     together (cards of different widths, Yahtzee's cards with and without the 50 scored, banks)."""
     spec = SolverSpec(get_ruleset(name), cap)
     tables = []
-    for group in (1, 3, 4, 7):
+    for group in (1, 3, 4, 7, 8):
         monkeypatch.setattr(kernel, "GROUP", group)
         tables.append(build(spec))
     assert all(np.array_equal(tables[0], t) for t in tables[1:])

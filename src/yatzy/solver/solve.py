@@ -8,6 +8,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,7 +174,7 @@ def solve(ruleset: Ruleset, *, bank_cap: int | None = None, use_cache: bool = Tr
 
 
 CHUNK = 4
-"""Groups of cards (``kernel.GROUP`` each: 16 cards) a thread takes at a time from its layer:
+"""Groups of cards (``kernel.GROUP`` each: 32 cards) a thread takes at a time from its layer:
 each takes more as it finishes, so a core busy with something else slows a layer by its share,
 not by half (split in two halves, the layer waited for the slower: a Maxi layer took 1.3 times
 as long on the shared machine)."""
@@ -220,7 +221,8 @@ def build_into(spec: SolverSpec, path: Path, progress: Progress | None = None) -
 def _solve_layers(spec: SolverSpec, keep: Callable[[np.ndarray, np.ndarray], None],
                   progress: Progress | None, bounded: bool = False) -> None:
     """Run the DP layer by layer, fullest cards first, handing each layer's cards and their
-    rows to ``keep``. A layer reads only the one after it, so only those two are held.
+    rows to ``keep`` (on a thread of its own, while the next layer is solved). A layer reads
+    only the one after it, so only those two are held (and the one before while it is kept).
 
     ``bounded``: a layer's rows hold only the banks a game can have saved by then (a turn
     saves at most rolls - 1), not ``bank_cap + 1`` each (:func:`exact_value`).
@@ -236,19 +238,24 @@ def _solve_layers(spec: SolverSpec, keep: Callable[[np.ndarray, np.ndarray], Non
     banks = _bounded_banks(spec) if bounded else np.full(spec.n_cat + 1, spec.n_aux)
     after = np.zeros((1, banks[spec.n_cat], cap + 1), dtype=np.float32)  # the full card: the bonus, if earned
     after[0, :, cap] = bonus_points
-    keep(layers[spec.n_cat], after)
     total, done = len(masks) - 1, 0
-    for filled in range(spec.n_cat - 1, -1, -1):
-        layer = layers[filled]
-        rows = np.zeros((len(layer), banks[filled], cap + 1), dtype=np.float32)
-        with numba.parallel_chunksize(CHUNK):
-            kernel.solve_layer(layer, kernel.GROUP, rows, after, slot, *spec.kernel_args,
-                               spec.umax, spec.ulo)
-        keep(layer, rows)
-        after = rows
-        done += len(layer)
-        if progress is not None:
-            progress(done, total)
+    # each layer kept (written to its file, for Maxi a second a layer) while the next is solved:
+    # one write at a time, the next handed over once the one before is done
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="yatzy-keep") as writer:
+        kept = writer.submit(keep, layers[spec.n_cat], after)
+        for filled in range(spec.n_cat - 1, -1, -1):
+            layer = layers[filled]
+            rows = np.zeros((len(layer), banks[filled], cap + 1), dtype=np.float32)
+            with numba.parallel_chunksize(CHUNK):
+                kernel.solve_layer(layer, kernel.GROUP, rows, after, slot, *spec.kernel_args,
+                                   spec.umax, spec.ulo)
+            kept.result()
+            kept = writer.submit(keep, layer, rows)
+            after = rows
+            done += len(layer)
+            if progress is not None:
+                progress(done, total)
+        kept.result()
 
 
 def _bounded_banks(spec: SolverSpec) -> np.ndarray:
