@@ -239,7 +239,8 @@ class Coach:
                 pos.rolls_left, self._roll_index[pos.dice])
 
     def options(self, pos: Position, with_odds: bool = True) -> Ranking:
-        """Every distinct keep (if rolls remain) and every box allowed, best first.
+        """Every distinct keep (if rolls remain) and every box allowed, best first, as a
+        :class:`Ranking` (a sequence of :class:`Option`, each made as it is read).
 
         Equal values keep a fixed order: keeps as ``dice.sub_multisets`` lists them, then
         boxes in card order. ``pos`` is trusted (make it with :meth:`position`, which checks).
