@@ -92,3 +92,16 @@ def test_converge_json_and_plot(tmp_path: Path) -> None:
     assert png.stat().st_size > 10_000
     r = runner.invoke(app, ["converge", "--rules", "osto", "--caps", "two"])
     assert r.exit_code == 2 and "0-4,8,16" in r.output
+
+
+def test_a_bar_of_unknown_size_shows_no_count() -> None:
+    """A task whose total is not known (the simulator getting ready) shows its bar and time,
+    not "0/None"; a task of known size shows how far it is, in its unit."""
+    from yatzy.cli.common import progress_bar
+
+    bar = progress_bar()
+    unknown = bar.add_task("getting ready", total=None, unit="")
+    known = bar.add_task("playing", total=10, unit="games", completed=3)
+    counts = {t.id: "".join(str(c.render(t)) for c in bar.columns[2:3]) for t in bar.tasks}
+    assert counts[unknown] == ""
+    assert counts[known] == "3/10 games"

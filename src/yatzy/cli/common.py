@@ -12,6 +12,7 @@ from rich.progress import (
     BarColumn,
     Progress,
     ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -82,9 +83,18 @@ def progress_bar(estimate: bool = False) -> Progress:
     With ``estimate`` it also shows the time still to go (for work of even steps, as games).
 
     Only on a terminal: piped or captured, stderr gets nothing (not even Rich's closing newline).
+    A task of no known size (total None) shows no count, its bar moving to and fro.
     """
     err = Console(stderr=True)
     late: list[ProgressColumn] = [TimeRemainingColumn()] if estimate else []
-    return Progress(TextColumn("{task.description}"), BarColumn(),
-                    TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
+    return Progress(TextColumn("{task.description}"), BarColumn(), _CountColumn(),
                     TimeElapsedColumn(), *late, console=err, transient=True, disable=not err.is_terminal)
+
+
+class _CountColumn(ProgressColumn):
+    """How far a task is, "done/total unit", or nothing while its total is not known."""
+
+    def render(self, task: Task) -> Text:
+        if task.total is None:
+            return Text("")
+        return Text(f"{task.completed}/{task.total} {task.fields.get('unit', '')}".rstrip())

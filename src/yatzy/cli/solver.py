@@ -404,6 +404,11 @@ def simulate(
     try:
         if bot == "optimal" and not rs.uses_board:
             table = _progress_solve(rs, True)  # its own bar, before the games'
+            # one game first, under a bar of its own: the first time after an install it compiles
+            # the simulator (about 15 s), which the games' bar would show as a stall at 0
+            with progress_bar() as bar:
+                bar.add_task(_("getting the simulator ready"), total=None, unit="")
+                simulate_optimal(table, 1, seed)
 
             def play(progress: Callable[[int, int], None]) -> Summary:
                 return simulate_optimal(table, games, seed, progress=progress)
