@@ -147,7 +147,6 @@ class Ranking(Sequence[Option]):
         return f"Ranking({list(self)!r})"
 
 
-
 class Coach:
     """Ranks options with a solved table; also the engine behind the optimal bot."""
 

@@ -117,16 +117,11 @@ def list_offers(m, a, lo, RL, score, is_upper, open_bits, ycat, jok, five_face, 
                 oq[K] = c * RL + (lo + pts if is_upper[c] else lo)
                 obase[K] = np.float32(pts) + bonus
                 K += pts >= 0
-        elif ymode:  # the 50 scored: the Yahtzee box's row with aux 1
-            for i in range(pos_ptr[r], pos_ptr[r + 1]):
-                c = pos_cat[i]
-                oq[K] = C * RL + lo if c == ycat else c * RL + lo + pos_up[i]
-                obase[K] = pos_pts[i]
-                K += (opn >> c) & 1
         else:
             for i in range(pos_ptr[r], pos_ptr[r + 1]):
                 c = pos_cat[i]
-                oq[K] = c * RL + lo + pos_up[i]
+                # the 50 scored: the Yahtzee box's row with aux 1
+                oq[K] = C * RL + lo if ymode and c == ycat else c * RL + lo + pos_up[i]
                 obase[K] = pos_pts[i]
                 K += (opn >> c) & 1
     optr[NR] = K
